@@ -1,0 +1,36 @@
+/// An HTTP request method such as `GET` or `POST`.
+///
+/// Methods are compared by their upper-cased name, so `HTTPMethod("get") == .get`.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+  CustomStringConvertible
+{
+  /// The upper-cased method name, for example `"GET"`.
+  public let rawValue: String
+
+  /// Creates a method from its name; the name is upper-cased.
+  public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
+
+  /// Creates a method from its name; the name is upper-cased.
+  public init(_ name: String) { self.init(rawValue: name) }
+
+  /// Creates a method from a string literal such as `"PROPFIND"`.
+  public init(stringLiteral value: String) { self.init(rawValue: value) }
+
+  /// The method name.
+  public var description: String { rawValue }
+
+  /// `GET`
+  public static let get = HTTPMethod(rawValue: "GET")
+  /// `POST`
+  public static let post = HTTPMethod(rawValue: "POST")
+  /// `PUT`
+  public static let put = HTTPMethod(rawValue: "PUT")
+  /// `PATCH`
+  public static let patch = HTTPMethod(rawValue: "PATCH")
+  /// `DELETE`
+  public static let delete = HTTPMethod(rawValue: "DELETE")
+  /// `HEAD`
+  public static let head = HTTPMethod(rawValue: "HEAD")
+  /// `OPTIONS`
+  public static let options = HTTPMethod(rawValue: "OPTIONS")
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A JSON document as a value, written with Swift literals:
+/// `["sku": "A1", "quantity": 2, "gift": false, "tags": ["new"]]`.
+///
+/// Numbers compare by value (`2 == 2.0`); object keys compare regardless of order.
+public enum JSONValue: Sendable, Hashable, CustomStringConvertible, Codable,
+  ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByStringLiteral,
+  ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
+  ExpressibleByNilLiteral
+{
+  /// `null`
+  case null
+  /// `true` or `false`
+  case bool(Bool)
+  /// A number.
+  case number(Double)
+  /// A string.
+  case string(String)
+  /// An array.
+  case array([JSONValue])
+  /// An object.
+  case object([String: JSONValue])
+
+  /// Creates an object from a literal.
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+  /// Creates an array from a literal.
+  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  /// Creates a string from a literal.
+  public init(stringLiteral value: String) { self = .string(value) }
+  /// Creates a number from a literal.
+  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  /// Creates a number from a literal.
+  public init(floatLiteral value: Double) { self = .number(value) }
+  /// Creates a Boolean from a literal.
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  /// Creates `null`.
+  public init(nilLiteral: ()) { self = .null }
+
+  /// Parses JSON bytes.
+  public init(parsing data: Data) throws {
+    self = try JSONDecoder().decode(JSONValue.self, from: data)
+  }
+
+  /// Converts any `Encodable` value through `encoder`.
+  public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = JSONEncoder()) throws {
+    self = try JSONValue(parsing: encoder.encode(value))
+  }
+
+  /// Decodes any JSON value.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  /// Encodes the value as JSON.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .number(let value):
+      if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+
+  /// Compact JSON with sorted keys.
+  public var description: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).flatMap { String(data: $0, encoding: .utf8) } ?? "<unencodable>"
+  }
+
+  /// Whether every part of `subset` is in this value: objects may have extra keys (recursively);
+  /// arrays must have the same length with each element containing the subset's element; other
+  /// values must be equal.
+  public func contains(_ subset: JSONValue) -> Bool {
+    switch (self, subset) {
+    case (.object(let whole), .object(let part)):
+      return part.allSatisfy { key, value in whole[key].map { $0.contains(value) } ?? false }
+    case (.array(let whole), .array(let part)):
+      return whole.count == part.count && zip(whole, part).allSatisfy { $0.contains($1) }
+    default:
+      return self == subset
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/// One request a backend saw, with what answered it.
+public struct JournalEntry: Sendable, CustomStringConvertible {
+  /// The request, with its full body and, when a template matched, its path parameters.
+  public internal(set) var request: Request
+  /// The stub that answered, or `nil` when none matched.
+  public internal(set) var stub: StubHandle?
+  /// The response given, or `nil` while the answer is still being computed, or when the
+  /// request failed.
+  public internal(set) var response: Response?
+  /// The error the request failed with, if it failed.
+  public internal(set) var error: (any Error)?
+  /// For a request no stub matched: the near-miss report (the request, the closest stubs field by
+  /// field, and the fix).
+  public internal(set) var unmatchedReport: String?
+
+  /// Whether a stub answered.
+  public var isMatched: Bool { stub != nil }
+
+  /// `GET https://… → 200 (BreedTests.swift:14)`.
+  public var description: String {
+    let outcome: String
+    if let error { outcome = "error \(error)" } else if let response { outcome = "\(response.status)" } else { outcome = "pending" }
+    return "\(request) → \(outcome)" + (stub.map { " (\($0.location))" } ?? " (no stub matched)")
+  }
+}
+
+/// What a backend does with a request that no stub matches.
+public struct UnmatchedPolicy: Sendable {
+  enum Kind: Sendable {
+    case fail
+    case passthrough
+    case respond(Response)
+  }
+
+  let kind: Kind
+
+  /// The default: the request fails with `URLError(.resourceUnavailable)` whose description is the
+  /// near-miss report, and the backend reports an issue.
+  ///
+  /// `.resourceUnavailable` was chosen because URLSession does not produce it for HTTP requests, so
+  /// it cannot be mistaken for a real network failure such as `.notConnectedToInternet` or
+  /// `.timedOut` that the code under test may handle.
+  public static let fail = UnmatchedPolicy(kind: .fail)
+
+  /// Sends the request to the real network through a plain `URLSession` and journals what came
+  /// back. Needed for recording; never the default.
+  public static let passthrough = UnmatchedPolicy(kind: .passthrough)
+
+  /// Answers every unmatched request with `response` (the request is still journaled as unmatched).
+  public static func respond(_ response: Response) -> UnmatchedPolicy { UnmatchedPolicy(kind: .respond(response)) }
+}
+
+/// Something a backend wants a person to see: an invalid stub, an unmatched request.
+public struct DoppelIssue: Sendable, CustomStringConvertible {
+  /// The message.
+  public let message: String
+  /// Where the cause was declared, when known (for example the invalid stub's line).
+  public let location: SourceLocation?
+
+  /// Creates an issue.
+  public init(_ message: String, location: SourceLocation? = nil) {
+    self.message = message
+    self.location = location
+  }
+
+  /// The message, prefixed with the location when there is one.
+  public var description: String { location.map { "\($0): \(message)" } ?? message }
+}
+
+/// Where a backend sends its issues.
+///
+/// The default writes them to standard error. `DoppelTesting`'s trait routes them to the running
+/// test instead.
+public struct IssueReporter: Sendable {
+  let report: @Sendable (DoppelIssue) -> Void
+
+  /// A reporter that calls `report` for each issue.
+  public init(_ report: @escaping @Sendable (DoppelIssue) -> Void) { self.report = report }
+
+  /// Writes each issue to standard error, prefixed with `Doppel:`.
+  public static let standardError = IssueReporter { issue in
+    FileHandleOutput.standardError("Doppel: \(issue)\n")
+  }
+
+  /// Drops issues (they are still in the journal and in the failing requests' errors).
+  public static let ignore = IssueReporter { _ in }
+}

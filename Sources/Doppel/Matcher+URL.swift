@@ -1,0 +1,154 @@
+import Foundation
+
+extension Matcher {
+  /// Matches the request method.
+  public static func method(_ method: HTTPMethod) -> Matcher {
+    Matcher(
+      Condition(
+        field: "method", expected: method.rawValue, summary: method.rawValue, part: .method,
+        actual: { $0.method.rawValue }, passes: { $0.method == method }))
+  }
+
+  /// `GET` and ``url(_:)``.
+  public static func get(_ url: String) -> Matcher { method(.get) && self.url(url) }
+  /// `POST` and ``url(_:)``.
+  public static func post(_ url: String) -> Matcher { method(.post) && self.url(url) }
+  /// `PUT` and ``url(_:)``.
+  public static func put(_ url: String) -> Matcher { method(.put) && self.url(url) }
+  /// `PATCH` and ``url(_:)``.
+  public static func patch(_ url: String) -> Matcher { method(.patch) && self.url(url) }
+  /// `DELETE` and ``url(_:)``.
+  public static func delete(_ url: String) -> Matcher { method(.delete) && self.url(url) }
+  /// `HEAD` and ``url(_:)``.
+  public static func head(_ url: String) -> Matcher { method(.head) && self.url(url) }
+
+  /// Matches a URL written as in a browser, or just its path.
+  ///
+  /// - An absolute URL (`"https://api.example.com/breeds.json"`) matches scheme, host, port and
+  ///   path. A URL without a port matches the scheme's default port.
+  /// - A path (`"/breeds.json"`) matches that path on any host.
+  /// - The path may be a template: `"/users/{id}"` captures one segment into
+  ///   ``Request/pathParameters``.
+  /// - A query (`"/breeds?page=2"`) requires those items, in any order, among the request's
+  ///   (see ``query(_:)``).
+  ///
+  /// An invalid string gives a matcher that matches nothing and reports the problem.
+  public static func url(_ string: String) -> Matcher {
+    switch StubURL.parse(string) {
+    case .failure(let problem):
+      return Matcher(.invalid(problem))
+    case .success(let parsed):
+      var parts: [Matcher] = []
+      if let scheme = parsed.scheme { parts.append(.scheme(scheme)) }
+      if let host = parsed.host {
+        parts.append(.host(host))
+        if let scheme = parsed.scheme {
+          let port = parsed.port ?? Request.defaultPort(for: scheme)
+          if let port { parts.append(.port(port, shown: parsed.port != nil)) }
+        }
+      }
+      parts.append(.path(parsed.path))
+      if let query = parsed.query, !query.isEmpty { parts.append(queryMatcher(query, exactly: false)) }
+      return parts.count == 1 ? parts[0] : Matcher(.all(parts))
+    }
+  }
+
+  /// Matches the whole URL: scheme, host, port, path and exactly these query items (in any order).
+  public static func url(exactly string: String) -> Matcher {
+    switch StubURL.parse(string) {
+    case .failure(let problem):
+      return Matcher(.invalid(problem))
+    case .success(let parsed) where parsed.host == nil:
+      return Matcher(.invalid(DoppelError("Invalid URL \"\(string)\" in .url(exactly:): it needs a scheme and a host, such as \"https://api.example.com/breeds.json\"; use .url(_:) or .path(_:) to match a path on any host.")))
+    case .success(let parsed):
+      return url(string.split(separator: "?", maxSplits: 1).first.map(String.init) ?? string)
+        && queryMatcher(parsed.query ?? [], exactly: true)
+    }
+  }
+
+  /// Matches the scheme (`https`), compared case-insensitively.
+  public static func scheme(_ scheme: String) -> Matcher {
+    let scheme = scheme.lowercased()
+    return Matcher(
+      Condition(
+        field: "scheme", expected: scheme, summary: scheme, part: .scheme, actual: { $0.scheme },
+        passes: { $0.scheme == scheme }))
+  }
+
+  /// Matches the host (`api.example.com`), compared case-insensitively.
+  public static func host(_ host: String) -> Matcher {
+    let host = host.lowercased()
+    return Matcher(
+      Condition(
+        field: "host", expected: host, summary: host, part: .host, key: .host(host),
+        actual: { $0.host }, passes: { $0.host == host }))
+  }
+
+  /// Matches the port, counting a URL without one as on its scheme's default (80, 443).
+  public static func port(_ port: Int) -> Matcher { self.port(port, shown: true) }
+
+  private static func port(_ port: Int, shown: Bool) -> Matcher {
+    Matcher(
+      Condition(
+        field: "port", expected: String(port), summary: shown ? String(port) : "",
+        part: .port, actual: { $0.effectivePort.map(String.init) ?? "none" },
+        passes: { $0.effectivePort == port }))
+  }
+
+  /// Matches the percent-decoded path exactly, or as a template when it holds `{name}`
+  /// parameters (`"/users/{id}"`), whose values reach ``Request/pathParameters``.
+  public static func path(_ path: String) -> Matcher {
+    if PathTemplate.isTemplate(path) {
+      switch PathTemplate.compile(path) {
+      case .failure(let problem): return Matcher(.invalid(problem))
+      case .success(let template):
+        return Matcher(
+          Condition(
+            field: "path", expected: "\"\(path)\"", summary: path, part: .path,
+            actual: { "\"\($0.path)\"" }, test: { template.match($0.path) }))
+      }
+    }
+    return Matcher(
+      Condition(
+        field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(path),
+        actual: { "\"\($0.path)\"" }, passes: { $0.path == path }))
+  }
+
+  /// Matches the path against a glob: `*` within one segment, `**` across segments, `?` one
+  /// character (`"/images/**/*.png"`).
+  public static func path(glob: String) -> Matcher {
+    switch Pattern.glob(glob) {
+    case .failure(let problem): return Matcher(.invalid(problem))
+    case .success(let pattern):
+      return Matcher(
+        Condition(
+          field: "path", expected: "glob \"\(glob)\"", summary: glob, part: .path,
+          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) }))
+    }
+  }
+
+  /// Matches the percent-decoded path against a regular expression (searched, so anchor it with
+  /// `^…$` to match the whole path).
+  public static func path(regex: String) -> Matcher {
+    switch Pattern.compile(regex, what: "path") {
+    case .failure(let problem): return Matcher(.invalid(problem))
+    case .success(let pattern):
+      return Matcher(
+        Condition(
+          field: "path", expected: "matching /\(regex)/", summary: "/\(regex)/", part: .path,
+          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) }))
+    }
+  }
+
+  /// Matches the full URL string against a regular expression (searched, so anchor it with `^…$`).
+  public static func url(regex: String) -> Matcher {
+    switch Pattern.compile(regex, what: "URL") {
+    case .failure(let problem): return Matcher(.invalid(problem))
+    case .success(let pattern):
+      return Matcher(
+        Condition(
+          field: "url", expected: "matching /\(regex)/", summary: "URL /\(regex)/",
+          actual: { "\"\($0.url.absoluteString)\"" }, passes: { pattern.matches($0.url.absoluteString) }))
+    }
+  }
+}

@@ -1,0 +1,77 @@
+/// Builds the message for a request that no stub matched: the request, the closest stubs with each
+/// field marked ✓ or ✗, where each stub was declared, and the fix.
+enum NearMissReport {
+  static let shown = 3
+
+  static func make(for request: Request, stubs: [StubHandle]) -> String {
+    var lines = ["No stub matched \(request.method) \(request.url.absoluteString)"]
+    if let body = request.body, !body.isEmpty {
+      lines.append("  body: \(Matcher.summarize(body))")
+    }
+    let invalid = stubs.filter { $0.matcher.problem != nil }
+    let ranked = rank(request, stubs.filter { $0.matcher.problem == nil })
+    if stubs.isEmpty {
+      lines.append("The backend has no stubs.")
+      lines.append("Add a stub for this request, for example backend.stub(.\(request.method.rawValue.lowercased())(\"\(request.url.absoluteString)\"), .json(…)).")
+      return lines.joined(separator: "\n")
+    }
+    if !ranked.isEmpty {
+      lines.append("Closest stubs:")
+      for (number, candidate) in ranked.prefix(shown).enumerated() {
+        lines.append("  \(number + 1). \(candidate.stub.location)  \(candidate.stub.name.map { "\"\($0)\" " } ?? "")\(candidate.stub.matcher)")
+        let width = candidate.lines.map(\.field.count).max() ?? 0
+        for line in candidate.lines {
+          let field = line.field.padding(toLength: width)
+          if line.passed {
+            lines.append("       ✓ \(field) \(line.expected)")
+          } else {
+            lines.append("       ✗ \(field) expected \(line.expected), got \(line.actual)")
+          }
+        }
+      }
+      if ranked.count > shown { lines.append("  (\(ranked.count - shown) more stubs not shown)") }
+    }
+    if !invalid.isEmpty {
+      lines.append("Invalid stubs (they match nothing):")
+      for stub in invalid { lines.append("  \(stub.location)  \(stub.matcher.problem?.message ?? "")") }
+    }
+    lines.append("Add a stub for this request, or fix the closest one.")
+    return lines.joined(separator: "\n")
+  }
+
+  private struct Candidate {
+    let stub: StubHandle
+    let lines: [Matcher.CheckLine]
+    let passed: Int
+  }
+
+  private static func rank(_ request: Request, _ stubs: [StubHandle]) -> [Candidate] {
+    let candidates = stubs.map { stub -> Candidate in
+      var lines = stub.matcher.check(request)
+      if lines.allSatisfy(\.passed), stub.isExhausted {
+        let answered = stub.callCount
+        lines.append(
+          Matcher.CheckLine(
+            passed: false, field: "times",
+            expected: stub.isRemoved ? "not removed" : "at most \(stub.limit ?? 0)",
+            actual: stub.isRemoved ? "removed" : "\(answered) answered already"))
+      }
+      return Candidate(stub: stub, lines: lines, passed: lines.filter(\.passed).count)
+    }
+    return candidates.enumerated().sorted { a, b in
+      let left = a.element
+      let right = b.element
+      if left.passed != right.passed { return left.passed > right.passed }
+      let leftFailed = left.lines.count - left.passed
+      let rightFailed = right.lines.count - right.passed
+      if leftFailed != rightFailed { return leftFailed < rightFailed }
+      return a.offset < b.offset
+    }.map(\.element)
+  }
+}
+
+extension String {
+  func padding(toLength length: Int) -> String {
+    count >= length ? self : self + String(repeating: " ", count: length - count)
+  }
+}

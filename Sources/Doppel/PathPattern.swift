@@ -1,0 +1,108 @@
+import Foundation
+
+/// A compiled path template (`/users/{id}`, `/breeds/{name}.json`): literal segments compared
+/// exactly, `{name}` capturing the rest of one segment between a literal prefix and suffix.
+struct PathTemplate: Sendable {
+  enum Segment: Sendable {
+    case literal(String)
+    case capture(name: String, prefix: String, suffix: String)
+  }
+
+  let segments: [Segment]
+
+  static func isTemplate(_ path: String) -> Bool { path.contains("{") || path.contains("}") }
+
+  static func compile(_ path: String) -> Result<PathTemplate, DoppelError> {
+    var segments: [Segment] = []
+    var names = Set<String>()
+    for raw in path.split(separator: "/", omittingEmptySubsequences: false) {
+      let text = String(raw)
+      guard let open = text.firstIndex(of: "{") else {
+        if text.contains("}") { return .failure(problem(path, "a \"}\" has no opening \"{\"")) }
+        segments.append(.literal(text))
+        continue
+      }
+      guard let close = text[open...].firstIndex(of: "}") else {
+        return .failure(problem(path, "a \"{\" is never closed"))
+      }
+      let name = String(text[text.index(after: open)..<close])
+      let suffix = String(text[text.index(after: close)...])
+      guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+        return .failure(problem(path, "\"{\(name)}\" is not a valid parameter name (use letters, digits, _ or -)"))
+      }
+      guard !suffix.contains("{"), !suffix.contains("}") else {
+        return .failure(problem(path, "a segment may hold only one {parameter}"))
+      }
+      guard names.insert(name).inserted else {
+        return .failure(problem(path, "the parameter {\(name)} appears twice"))
+      }
+      segments.append(.capture(name: name, prefix: String(text[..<open]), suffix: suffix))
+    }
+    return .success(PathTemplate(segments: segments))
+  }
+
+  private static func problem(_ path: String, _ reason: String) -> DoppelError {
+    DoppelError("Invalid path template \"\(path)\" in a stub: \(reason). Write parameters as /users/{id}.")
+  }
+
+  func match(_ path: String) -> [String: String]? {
+    var captures: [String: String] = [:]
+    var index = 0
+    for raw in path.split(separator: "/", omittingEmptySubsequences: false) {
+      guard index < segments.count else { return nil }
+      switch segments[index] {
+      case .literal(let literal):
+        guard raw == literal else { return nil }
+      case .capture(let name, let prefix, let suffix):
+        guard raw.count > prefix.count + suffix.count, raw.hasPrefix(prefix), raw.hasSuffix(suffix) else {
+          return nil
+        }
+        captures[name] = String(raw.dropFirst(prefix.count).dropLast(suffix.count))
+      }
+      index += 1
+    }
+    return index == segments.count ? captures : nil
+  }
+}
+
+/// A compiled regular expression. `NSRegularExpression` is immutable and documented as safe to use
+/// from several threads at once.
+struct Pattern: @unchecked Sendable {
+  // Safe: NSRegularExpression is immutable after creation and thread-safe for matching.
+  let regex: NSRegularExpression
+  let source: String
+
+  static func compile(_ pattern: String, what: String) -> Result<Pattern, DoppelError> {
+    do {
+      return .success(Pattern(regex: try NSRegularExpression(pattern: pattern), source: pattern))
+    } catch {
+      return .failure(
+        DoppelError("Invalid regular expression \"\(pattern)\" for the \(what) in a stub: \(error). Check the pattern's syntax (NSRegularExpression)."))
+    }
+  }
+
+  /// Compiles a glob: `*` matches within one path segment, `**` across segments, `?` one character.
+  static func glob(_ glob: String) -> Result<Pattern, DoppelError> {
+    var regex = "^"
+    var characters = Array(glob)[...]
+    while let character = characters.popFirst() {
+      switch character {
+      case "*":
+        if characters.first == "*" {
+          characters.removeFirst()
+          regex += ".*"
+        } else {
+          regex += "[^/]*"
+        }
+      case "?": regex += "[^/]"
+      default: regex += NSRegularExpression.escapedPattern(for: String(character))
+      }
+    }
+    regex += "$"
+    return compile(regex, what: "path glob \"\(glob)\"").map { Pattern(regex: $0.regex, source: glob) }
+  }
+
+  func matches(_ text: String) -> Bool {
+    regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+  }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a stub answers: an HTTP response (status, headers, body) or a failure.
+///
+/// Use the static factories for the common cases and the modifiers to adjust them:
+///
+/// ```swift
+/// .json(breeds)                                   // 200, application/json
+/// .json(order, status: 201).header("Location", "/orders/7")
+/// .status(404)
+/// .text("Slow down", status: 429, headers: ["Retry-After": "30"])
+/// .file(fixturesURL.appending(path: "breeds.json"))
+/// .error(.notConnectedToInternet)
+/// ```
+///
+/// When not given, `Content-Type` is set from how the body was made (JSON, text, a file's
+/// extension) and `Content-Length` from the body's size.
+public struct Response: Sendable {
+  /// The status code.
+  public var status: Int
+  /// The header fields; `Content-Type` and `Content-Length` are added at delivery when absent.
+  public var headers: HTTPHeaders
+  var body: Body
+  var failure: (any Error)?
+
+  /// Creates a response from its parts.
+  public init(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {
+    self.status = status
+    self.headers = headers
+    self.body = Body(source: .data(body), contentType: nil)
+  }
+
+  init(status: Int, headers: HTTPHeaders, body: Body) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  struct Body: Sendable {
+    enum Source: Sendable {
+      case data(Data)
+      case file(URL)
+      case problem(DoppelError)
+    }
+    var source: Source
+    var contentType: String?
+  }
+
+  /// Whether this response is a failure rather than an HTTP response.
+  public var isFailure: Bool { failure != nil }
+
+  /// The failure this response stands for, if it is one.
+  public var error: (any Error)? { failure }
+
+  /// The body bytes, reading a file body from disk.
+  ///
+  /// - Throws: ``DoppelError`` naming the file when a file body cannot be read, or when the body
+  ///   could not be built (for example a value that failed to encode as JSON).
+  public func bodyData() throws -> Data {
+    switch body.source {
+    case .data(let data): return data
+    case .problem(let problem): throw problem
+    case .file(let url):
+      do {
+        return try Data(contentsOf: url)
+      } catch {
+        throw DoppelError(
+          "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:).")
+      }
+    }
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    if let error = error as? CocoaError, error.code == .fileReadNoSuchFile { return "no such file" }
+    return (error as NSError).localizedDescription
+  }
+}
+
+// MARK: - Factories
+
+extension Response {
+  /// 200 with an empty body.
+  public static var ok: Response { Response(status: 200) }
+
+  /// An empty body with this status: `.status(204)`, `.status(404)`.
+  public static func status(_ status: Int, headers: HTTPHeaders = [:]) -> Response {
+    Response(status: status, headers: headers)
+  }
+
+  /// Raw bytes, `application/octet-stream` unless `headers` says otherwise.
+  public static func data(
+    _ data: Data, status: Int = 200, headers: HTTPHeaders = [:],
+    contentType: String = "application/octet-stream"
+  ) -> Response {
+    Response(status: status, headers: headers, body: Body(source: .data(data), contentType: contentType))
+  }
+
+  /// UTF-8 text, `text/plain; charset=utf-8` unless `headers` says otherwise.
+  public static func text(
+    _ text: String, status: Int = 200, headers: HTTPHeaders = [:],
+    contentType: String = "text/plain; charset=utf-8"
+  ) -> Response {
+    Response(
+      status: status, headers: headers, body: Body(source: .data(Data(text.utf8)), contentType: contentType))
+  }
+
+  /// Any `Encodable` value as JSON (`application/json`), encoded with `encoder`.
+  ///
+  /// A value that fails to encode does not crash: requests answered with it fail with an error
+  /// that names the type and the encoder's reason.
+  public static func json<T: Encodable>(
+    _ value: T, status: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()
+  ) -> Response {
+    let source: Body.Source
+    do {
+      source = .data(try encoder.encode(value))
+    } catch {
+      source = .problem(DoppelError("Could not encode \(T.self) as the JSON body of a response: \(error)."))
+    }
+    return Response(status: status, headers: headers, body: Body(source: source, contentType: "application/json"))
+  }
+
+  /// A JSON literal such as `["breeds": [], "page": 1]` (`application/json`).
+  public static func json(_ json: JSONValue, status: Int = 200, headers: HTTPHeaders = [:]) -> Response {
+    Self.json(json, status: status, headers: headers, encoder: JSONEncoder())
+  }
+
+  /// JSON text given as is, well-formed or not (handy for malformed-response tests),
+  /// served as `application/json`.
+  public static func json(raw: String, status: Int = 200, headers: HTTPHeaders = [:]) -> Response {
+    text(raw, status: status, headers: headers, contentType: "application/json")
+  }
+
+  /// The contents of a file, read when a request is answered; `Content-Type` comes from the file's
+  /// extension unless given. A missing file fails the request with an error naming the path.
+  public static func file(
+    _ url: URL, status: Int = 200, headers: HTTPHeaders = [:], contentType: String? = nil
+  ) -> Response {
+    Response(
+      status: status, headers: headers,
+      body: Body(source: .file(url), contentType: contentType ?? MediaType.forExtension(url.pathExtension)))
+  }
+
+  /// A resource from a bundle (for a package target, `Bundle.module`), as ``file(_:status:headers:contentType:)``.
+  /// A resource that is not in the bundle fails the request with an error naming it and the bundle.
+  public static func resource(
+    _ name: String, withExtension ext: String? = nil, subdirectory: String? = nil, in bundle: Bundle,
+    status: Int = 200, headers: HTTPHeaders = [:], contentType: String? = nil
+  ) -> Response {
+    guard let url = bundle.url(forResource: name, withExtension: ext, subdirectory: subdirectory) else {
+      let file = ext.map { "\(name).\($0)" } ?? name
+      let place = subdirectory.map { " in \($0)/" } ?? ""
+      return Response(
+        status: status, headers: headers,
+        body: Body(
+          source: .problem(
+            DoppelError(
+              "The resource \(file)\(place) is not in the bundle at \(bundle.bundleURL.path). Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder.")),
+          contentType: nil))
+    }
+    return file(url, status: status, headers: headers, contentType: contentType)
+  }
+
+  /// A failure with a `URLError` code, as the network would give: `.error(.timedOut)`.
+  public static func error(_ code: URLError.Code) -> Response {
+    error(URLError(code))
+  }
+
+  /// A failure with any error; `URLSession` callers receive it as is.
+  public static func error(_ error: any Error) -> Response {
+    var response = Response(status: 0)
+    response.failure = error
+    return response
+  }
+}
+
+// MARK: - Modifiers
+
+extension Response {
+  /// This response with a header field added (existing fields of that name are kept).
+  public func header(_ name: String, _ value: String) -> Response {
+    var copy = self
+    copy.headers.add(name, value)
+    return copy
+  }
+
+  /// This response with these header fields replacing any of the same names.
+  public func headers(_ fields: HTTPHeaders) -> Response {
+    var copy = self
+    copy.headers = headers.merging(fields)
+    return copy
+  }
+
+  /// This response with another status.
+  public func status(_ status: Int) -> Response {
+    var copy = self
+    copy.status = status
+    return copy
+  }
+}
+
+/// Media types by file extension, for file bodies.
+enum MediaType {
+  static func forExtension(_ ext: String) -> String {
+    switch ext.lowercased() {
+    case "json", "har": "application/json"
+    case "txt", "text": "text/plain; charset=utf-8"
+    case "html", "htm": "text/html; charset=utf-8"
+    case "css": "text/css; charset=utf-8"
+    case "js": "text/javascript; charset=utf-8"
+    case "xml": "application/xml"
+    case "csv": "text/csv; charset=utf-8"
+    case "png": "image/png"
+    case "jpg", "jpeg": "image/jpeg"
+    case "gif": "image/gif"
+    case "webp": "image/webp"
+    case "svg": "image/svg+xml"
+    case "pdf": "application/pdf"
+    default: "application/octet-stream"
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/// Finds the stub that answers a request.
+///
+/// Stubs whose matcher requires a literal path are kept in a dictionary by path; those with a
+/// literal host (and no literal path) by host; the rest in a list that is scanned. A request
+/// looks only at its path's bucket, its host's bucket and the scanned list, walking the three
+/// newest-first together, so precedence (the latest registration wins) holds across them and the
+/// cost does not grow with the number of stubs on other paths.
+final class Router: Sendable {
+  private struct State {
+    var nextOrder = 0
+    var byPath: [String: [StubHandle]] = [:]
+    var byHost: [String: [StubHandle]] = [:]
+    var scanned: [StubHandle] = []
+    /// Every live stub in registration order, for diagnostics.
+    var all: [StubHandle] = []
+  }
+
+  private enum Slot {
+    case path(String)
+    case host(String)
+    case scanned
+  }
+
+  private let state = Locked(State())
+
+  func add(
+    _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: SourceLocation
+  ) -> StubHandle {
+    state.withLock { state in
+      let handle = StubHandle(
+        matcher: matcher, responder: responder, limit: limit, name: name, location: location,
+        order: state.nextOrder, onRemove: { [weak self] in self?.remove($0) })
+      state.nextOrder += 1
+      switch Self.slot(for: matcher) {
+      case .path(let path): state.byPath[path, default: []].append(handle)
+      case .host(let host): state.byHost[host, default: []].append(handle)
+      case .scanned: state.scanned.append(handle)
+      }
+      state.all.append(handle)
+      return handle
+    }
+  }
+
+  private func remove(_ handle: StubHandle) {
+    state.withLock { state in
+      switch Self.slot(for: handle.matcher) {
+      case .path(let path):
+        state.byPath[path]?.removeAll { $0 === handle }
+        if state.byPath[path]?.isEmpty == true { state.byPath[path] = nil }
+      case .host(let host):
+        state.byHost[host]?.removeAll { $0 === handle }
+        if state.byHost[host]?.isEmpty == true { state.byHost[host] = nil }
+      case .scanned:
+        state.scanned.removeAll { $0 === handle }
+      }
+      state.all.removeAll { $0 === handle }
+    }
+  }
+
+  /// Removes every stub, marking each handle removed.
+  func removeAll() {
+    let removed = state.withLock { state -> [StubHandle] in
+      defer { state = State(nextOrder: state.nextOrder) }
+      return state.all
+    }
+    for handle in removed { handle.remove() }
+  }
+
+  /// Every live stub, oldest first.
+  var stubs: [StubHandle] { state.withLock { $0.all } }
+
+  /// The newest stub that matches and still has answers left, with its call index and captures.
+  func resolve(_ request: Request) -> (stub: StubHandle, call: Int, captures: [String: String])? {
+    // Copying the arrays out is a retain each; matching runs outside the lock so user closures can
+    // call back into the backend.
+    let (byPath, byHost, scanned) = state.withLock { state in
+      (state.byPath[request.path] ?? [], state.byHost[request.host] ?? [], state.scanned)
+    }
+    var path = byPath.count - 1
+    var host = byHost.count - 1
+    var scan = scanned.count - 1
+    while true {
+      let pathOrder = path >= 0 ? byPath[path].order : -1
+      let hostOrder = host >= 0 ? byHost[host].order : -1
+      let scanOrder = scan >= 0 ? scanned[scan].order : -1
+      let candidate: StubHandle
+      if pathOrder >= hostOrder && pathOrder >= scanOrder && pathOrder >= 0 {
+        candidate = byPath[path]
+        path -= 1
+      } else if hostOrder >= scanOrder && hostOrder >= 0 {
+        candidate = byHost[host]
+        host -= 1
+      } else if scanOrder >= 0 {
+        candidate = scanned[scan]
+        scan -= 1
+      } else {
+        return nil
+      }
+      if let captures = candidate.matcher.evaluate(request), let call = candidate.claim() {
+        return (candidate, call, captures)
+      }
+    }
+  }
+
+  private static func slot(for matcher: Matcher) -> Slot {
+    var host: String?
+    for key in matcher.indexKeys {
+      switch key {
+      case .path(let path): return .path(path)
+      case .host(let value): host = host ?? value
+      }
+    }
+    return host.map(Slot.host) ?? .scanned
+  }
+}

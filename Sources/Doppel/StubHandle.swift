@@ -1,0 +1,83 @@
+/// A registered stub: what ``Backend/stub(_:_:times:name:fileID:filePath:line:column:)`` returns.
+///
+/// Keep it to check how often the stub answered or to remove it:
+///
+/// ```swift
+/// let breeds = backend.stub(.get("/breeds.json"), .json(all))
+/// try await model.load()
+/// #expect(breeds.callCount == 1)
+/// breeds.remove()
+/// ```
+public final class StubHandle: Sendable, CustomStringConvertible {
+  /// The matcher.
+  public let matcher: Matcher
+  let responder: Responder
+  /// The most requests this stub answers, or `nil` for no limit. Once used up, requests go on to
+  /// earlier stubs as if this one were not there.
+  public let limit: Int?
+  /// The name given at registration, if any.
+  public let name: String?
+  /// Where the stub was declared.
+  public let location: SourceLocation
+  /// Registration order; later stubs take precedence.
+  let order: Int
+  private let state = Locked(State())
+  private let onRemove: @Sendable (StubHandle) -> Void
+
+  private struct State {
+    var calls = 0
+    var removed = false
+  }
+
+  init(
+    matcher: Matcher, responder: Responder, limit: Int?, name: String?, location: SourceLocation,
+    order: Int, onRemove: @escaping @Sendable (StubHandle) -> Void
+  ) {
+    self.matcher = matcher
+    self.responder = responder
+    self.limit = limit
+    self.name = name
+    self.location = location
+    self.order = order
+    self.onRemove = onRemove
+  }
+
+  /// How many requests this stub has answered.
+  public var callCount: Int { state.withLock { $0.calls } }
+
+  /// Whether the stub answers no more requests: removed, or its `times` limit used up.
+  public var isExhausted: Bool {
+    state.withLock { state in
+      if state.removed { return true }
+      guard let limit else { return false }
+      return state.calls >= limit
+    }
+  }
+
+  /// Whether ``remove()`` was called.
+  public var isRemoved: Bool { state.withLock { $0.removed } }
+
+  /// Removes the stub from its backend; later requests no longer see it. Calling it again does nothing.
+  public func remove() {
+    let first = state.withLock { state -> Bool in
+      defer { state.removed = true }
+      return !state.removed
+    }
+    if first { onRemove(self) }
+  }
+
+  /// Takes one answer: the call index (from 0), or `nil` when removed or used up.
+  func claim() -> Int? {
+    state.withLock { state in
+      if state.removed { return nil }
+      if let limit, state.calls >= limit { return nil }
+      state.calls += 1
+      return state.calls - 1
+    }
+  }
+
+  /// `BreedTests.swift:14  GET /breeds.json`, with the name when there is one.
+  public var description: String {
+    "\(location)  \(name.map { "\"\($0)\" " } ?? "")\(matcher)"
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// How a request finds its backend.
+//
+// On Linux a custom URLProtocol cannot see `httpAdditionalHeaders` nor `URLProtocol.property(forKey:)`,
+// and a session delegate used as a token would take the user's delegate slot. What works on Linux and
+// Apple platforms alike is a distinct URLProtocol class per backend, listed first in the session's
+// `protocolClasses`. Swift makes one at run time for each backend as a unique instantiation of a
+// generic class, whose type argument spells the backend's number in binary, one nested type per bit:
+// backend 6 (binary 110) is `ScopedURLProtocol<Bit0<Bit1<Bit1<Origin>>>>`. The class reads its number
+// back from its type argument and looks the backend up in `BackendRegistry`.
+
+protocol ScopeNumber {
+  static var number: UInt32 { get }
+}
+
+enum Origin: ScopeNumber {
+  static var number: UInt32 { 0 }
+}
+
+enum Bit0<Rest: ScopeNumber>: ScopeNumber {
+  static var number: UInt32 { Rest.number << 1 }
+}
+
+enum Bit1<Rest: ScopeNumber>: ScopeNumber {
+  static var number: UInt32 { Rest.number << 1 | 1 }
+}
+
+final class ScopedURLProtocol<Number: ScopeNumber>: DoppelURLProtocol {
+  override class var backendID: UInt32 { Number.number }
+}
+
+enum ScopedProtocolClass {
+  /// The URLProtocol class that routes to backend `id`.
+  static func make(for id: UInt32) -> DoppelURLProtocol.Type {
+    func build<Partial: ScopeNumber>(_ partial: Partial.Type, bit: Int) -> DoppelURLProtocol.Type {
+      if bit < 0 { return ScopedURLProtocol<Partial>.self }
+      return (id >> UInt32(bit)) & 1 == 1
+        ? build(Bit1<Partial>.self, bit: bit - 1)
+        : build(Bit0<Partial>.self, bit: bit - 1)
+    }
+    let highest = id == 0 ? 0 : 31 - id.leadingZeroBitCount
+    return build(Origin.self, bit: highest)
+  }
+}
