@@ -45,9 +45,9 @@ public final class Backend: Sendable {
   }
 
   deinit {
+    // Sessions are not invalidated here: code may still hold `session`, and on Linux using an
+    // invalidated session is a fatal error. Its requests fail with a clear error instead.
     BackendRegistry.shared.unregister(id)
-    let sessions = state.withLock { [$0.session, $0.passthroughSession] }
-    for session in sessions { session?.finishTasksAndInvalidate() }
   }
 
   /// What happens to requests no stub matches.

@@ -35,6 +35,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     fields = pairs.map { Field(name: $0.0, value: $0.1) }
   }
 
+  /// Creates a list from a dictionary, ordered by name.
+  public init(_ dictionary: [String: String]) {
+    self.init(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+  }
+
   /// Creates a list from a dictionary literal; a name may appear more than once.
   public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 

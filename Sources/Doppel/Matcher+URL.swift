@@ -39,14 +39,12 @@ extension Matcher {
       return Matcher(.invalid(problem))
     case .success(let parsed):
       var parts: [Matcher] = []
-      if let scheme = parsed.scheme { parts.append(.scheme(scheme)) }
-      if let host = parsed.host {
-        parts.append(.host(host))
-        if let scheme = parsed.scheme {
-          let port = parsed.port ?? Request.defaultPort(for: scheme)
-          if let port { parts.append(.port(port, shown: parsed.port != nil)) }
-        }
+      if let scheme = parsed.scheme {
+        // Without an explicit port, the scheme implies its default one (https → 443).
+        parts.append(parsed.port == nil ? schemeOnDefaultPort(scheme) : .scheme(scheme))
       }
+      if let host = parsed.host { parts.append(.host(host)) }
+      if let port = parsed.port { parts.append(.port(port)) }
       parts.append(.path(parsed.path))
       if let query = parsed.query, !query.isEmpty { parts.append(queryMatcher(query, exactly: false)) }
       return parts.count == 1 ? parts[0] : Matcher(.all(parts))
@@ -85,14 +83,24 @@ extension Matcher {
   }
 
   /// Matches the port, counting a URL without one as on its scheme's default (80, 443).
-  public static func port(_ port: Int) -> Matcher { self.port(port, shown: true) }
-
-  private static func port(_ port: Int, shown: Bool) -> Matcher {
+  public static func port(_ port: Int) -> Matcher {
     Matcher(
       Condition(
-        field: "port", expected: String(port), summary: shown ? String(port) : "",
-        part: .port, actual: { $0.effectivePort.map(String.init) ?? "none" },
-        passes: { $0.effectivePort == port }))
+        field: "port", expected: String(port), summary: String(port), part: .port,
+        actual: { $0.effectivePort.map(String.init) ?? "none" }, passes: { $0.effectivePort == port }))
+  }
+
+  /// The scheme, on its default port when it has one: what `https://host/…` means.
+  private static func schemeOnDefaultPort(_ scheme: String) -> Matcher {
+    let scheme = scheme.lowercased()
+    let port = Request.defaultPort(for: scheme)
+    return Matcher(
+      Condition(
+        field: "scheme", expected: scheme, summary: scheme, part: .scheme,
+        actual: { request in
+          request.port == nil || request.port == port ? request.scheme : "\(request.scheme) on port \(request.port ?? 0)"
+        },
+        passes: { $0.scheme == scheme && $0.effectivePort == port }))
   }
 
   /// Matches the percent-decoded path exactly, or as a template when it holds `{name}`

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct IsolationTests {
+  /// Many tests in parallel, each with its own backend stubbing the same URLs differently.
+  @Test(arguments: 0..<24)
+  func parallelBackendsNeverSeeEachOthersStubs(index: Int) async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://api.example.com/breeds.json"), .text("breeds \(index)"))
+    backend.stub(.get("/users/{id}")) { request in .text("user \(request.pathParameters["id"]!) of \(index)") }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for request in 0..<16 {
+        group.addTask {
+          if request.isMultiple(of: 2) {
+            let (body, _) = try await backend.send(.get, "https://api.example.com/breeds.json")
+            #expect(body == "breeds \(index)")
+          } else {
+            let (body, _) = try await backend.send(.get, "https://api.example.com/users/\(request)")
+            #expect(body == "user \(request) of \(index)")
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(backend.requests.count == 16)
+  }
+
+  @Test func hundredsOfConcurrentRequestsAcrossBackends() async throws {
+    let backends = (0..<8).map { index in
+      let backend = quietBackend()
+      backend.stub(.get("https://api.example.com/same"), .text("backend \(index)"))
+      return backend
+    }
+    try await withThrowingTaskGroup(of: (Int, String).self) { group in
+      for request in 0..<400 {
+        let index = request % backends.count
+        group.addTask { (index, try await backends[index].send(.get, "https://api.example.com/same").body) }
+      }
+      for try await (index, body) in group { #expect(body == "backend \(index)") }
+    }
+    #expect(backends.map(\.requests.count) == Array(repeating: 50, count: 8))
+  }
+
+  @Test func eachBackendHasItsOwnProtocolClass() {
+    let a = quietBackend()
+    let b = quietBackend()
+    let classA = ScopedProtocolClass.make(for: a.id)
+    let classB = ScopedProtocolClass.make(for: b.id)
+    #expect(classA != classB)
+    #expect(classA.backendID == a.id)
+    #expect(classB.backendID == b.id)
+    #expect(ScopedProtocolClass.make(for: 0xDEAD_BEEF).backendID == 0xDEAD_BEEF)
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A `GET` request value for matcher tests.
+func request(_ url: String, headers: HTTPHeaders = [:], body: String? = nil) -> Request {
+  request(.get, url, headers: headers, body: body)
+}
+
+/// A request value for matcher tests.
+func request(
+  _ method: HTTPMethod = .get, _ url: String, headers: HTTPHeaders = [:], body: String? = nil
+) -> Request {
+  Request(method: method, url: URL(string: url)!, headers: headers, body: body.map { Data($0.utf8) })
+}
+
+/// Collects what a backend reports.
+final class IssueCollector: Sendable {
+  private let issues = Locked<[DoppelIssue]>([])
+  var reporter: IssueReporter { IssueReporter { [issues] issue in issues.withLock { $0.append(issue) } } }
+  var all: [DoppelIssue] { issues.withLock { $0 } }
+}
+
+/// A quiet backend for tests.
+func quietBackend() -> Backend { Backend(issueReporter: .ignore) }
+
+extension Backend {
+  /// Sends a request through this backend's session.
+  func send(
+    _ method: HTTPMethod = .get, _ url: String, headers: [String: String] = [:], body: Data? = nil
+  ) async throws -> (body: String, response: HTTPURLResponse) {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method.rawValue
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    request.httpBody = body
+    let (data, response) = try await session.data(for: request)
+    return (String(decoding: data, as: UTF8.self), try #require(response as? HTTPURLResponse))
+  }
+
+  /// The status a request gets, or the URLError code it fails with.
+  func outcome(_ method: HTTPMethod = .get, _ url: String, body: String? = nil) async -> String {
+    do {
+      let (text, response) = try await send(method, url, body: body.map { Data($0.utf8) })
+      return "\(response.statusCode) \(text)"
+    } catch let error as URLError {
+      return "URLError \(error.code.rawValue)"
+    } catch {
+      return "error \(error)"
+    }
+  }
+}

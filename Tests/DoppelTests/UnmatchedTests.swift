@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct UnmatchedTests {
+  @Test func failsWithANearMissReportNamingTheDifferingField() async throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    let first = #line + 1
+    backend.stub(.get("https://api.example.com/breeds.json"), .json(["breeds": []]))
+    backend.stub(.post("/breeds.json"), .status(201))
+    backend.stub(.get("https://cdn.example.com/cat.png"), .status(200))
+    backend.stub(.put("/orders") && .header("X-Key", "k"), .status(200))
+    do {
+      _ = try await backend.session.data(from: URL(string: "https://api.example.com/breed.json")!)
+      Issue.record("expected a failure")
+    } catch let error as URLError {
+      #expect(error.code == .resourceUnavailable)
+      #expect(error.failingURL?.absoluteString == "https://api.example.com/breed.json")
+      #expect(
+        error.localizedDescription == """
+          No stub matched GET https://api.example.com/breed.json
+          Closest stubs:
+            1. UnmatchedTests.swift:\(first)  GET https://api.example.com/breeds.json
+                 ✓ method GET
+                 ✓ scheme https
+                 ✓ host   api.example.com
+                 ✗ path   expected "/breeds.json", got "/breed.json"
+            2. UnmatchedTests.swift:\(first + 2)  GET https://cdn.example.com/cat.png
+                 ✓ method GET
+                 ✓ scheme https
+                 ✗ host   expected cdn.example.com, got api.example.com
+                 ✗ path   expected "/cat.png", got "/breed.json"
+            3. UnmatchedTests.swift:\(first + 1)  POST /breeds.json
+                 ✗ method expected POST, got GET
+                 ✗ path   expected "/breeds.json", got "/breed.json"
+            (1 more stubs not shown)
+          Add a stub for this request, or fix the closest one.
+          """)
+    }
+    #expect(issues.all.map(\.message) == [backend.journal[0].unmatchedReport!])
+  }
+
+  @Test func reportShowsTheBodyAndInvalidStubs() async {
+    let backend = quietBackend()
+    let line = #line + 1
+    backend.stub(.post("/orders") && .jsonBody(["sku": "A1"]), .status(201))
+    backend.stub(.get("ht tp://bad"), .ok)
+    _ = await backend.outcome(.post, "https://a.com/orders", body: #"{"sku":"B2"}"#)
+    #expect(
+      backend.journal[0].unmatchedReport == """
+        No stub matched POST https://a.com/orders
+          body: "{"sku":"B2"}"
+        Closest stubs:
+          1. UnmatchedTests.swift:\(line)  POST /orders, JSON body {"sku":"A1"}
+               ✓ method POST
+               ✓ path   "/orders"
+               ✗ json   expected {"sku":"A1"}, got {"sku":"B2"}
+        Invalid stubs (they match nothing):
+          UnmatchedTests.swift:\(line + 1)  Invalid URL "ht tp://bad" in a stub: it contains a space at offset 2; percent-encode it (a space is %20). Write an absolute URL such as "https://api.example.com/breeds.json" or a path such as "/breeds.json".
+        Add a stub for this request, or fix the closest one.
+        """)
+  }
+
+  @Test func anExhaustedStubSaysSo() async {
+    let backend = quietBackend()
+    let line = #line + 1
+    backend.stub(.get("/once"), .ok, times: 1)
+    _ = await backend.outcome(.get, "https://a.com/once")
+    _ = await backend.outcome(.get, "https://a.com/once")
+    #expect(
+      backend.journal[1].unmatchedReport == """
+        No stub matched GET https://a.com/once
+        Closest stubs:
+          1. UnmatchedTests.swift:\(line)  GET /once
+               ✓ method GET
+               ✓ path   "/once"
+               ✗ times  expected at most 1, got 1 answered already
+        Add a stub for this request, or fix the closest one.
+        """)
+  }
+
+  @Test func anEmptyBackendSaysHowToAddAStub() async {
+    let backend = quietBackend()
+    _ = await backend.outcome(.get, "https://a.com/x")
+    #expect(
+      backend.journal[0].unmatchedReport == """
+        No stub matched GET https://a.com/x
+        The backend has no stubs.
+        Add a stub for this request, for example backend.stub(.get("https://a.com/x"), .json(…)).
+        """)
+  }
+
+  @Test func respondPolicyAnswersUnmatchedRequests() async {
+    let backend = Backend(unmatched: .respond(.text("fallback", status: 404)), issueReporter: .ignore)
+    #expect(await backend.outcome(.get, "https://a.com/anything") == "404 fallback")
+    #expect(backend.journal.first?.isMatched == false)
+    #expect(backend.journal.first?.response?.status == 404)
+  }
+
+  @Test func passthroughPolicyGoesToTheRealNetwork() async {
+    // Port 1 on loopback refuses connections: proof the request went out instead of failing as
+    // unmatched (which would be -1008).
+    let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
+    #expect(await backend.outcome(.get, "http://127.0.0.1:1/x") == "URLError \(URLError.Code.cannotConnectToHost.rawValue)")
+    #expect(backend.journal.first?.error is URLError)
+  }
+}
