@@ -80,7 +80,9 @@ public final class Backend: Sendable {
     _ matcher: Matcher, _ response: Response, times: Int? = nil, name: String? = nil,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) -> StubHandle {
-    add(matcher, .response(response), times, name, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    add(
+      matcher, .response(response), times, name,
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Registers a stub that answers with a ``Responder``: a sequence, or a closure.
@@ -104,7 +106,9 @@ public final class Backend: Sendable {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
     _ respond: @escaping @Sendable (Request) async throws -> Response
   ) -> StubHandle {
-    add(matcher, .handler(respond), times, name, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    add(
+      matcher, .handler(respond), times, name,
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   private func add(
@@ -112,7 +116,13 @@ public final class Backend: Sendable {
   ) -> StubHandle {
     var matcher = matcher
     if let times, times < 1 {
-      matcher = matcher && Matcher(.invalid(DoppelError("times: \(times) is not allowed; a stub answers at least once. Remove the stub instead, or pass times: 1 or more.")))
+      matcher =
+        matcher
+        && Matcher(
+          .invalid(
+            DoppelError(
+              "times: \(times) is not allowed; a stub answers at least once. Remove the stub instead, or pass times: 1 or more."
+            )))
     }
     let handle = router.add(matcher, responder, limit: times, name: name, location: location)
     if let problem = matcher.problem {

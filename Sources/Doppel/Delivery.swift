@@ -27,7 +27,9 @@ enum Delivery: Sendable {
     if let failure = response.failure { return .failure(failure) }
     guard (100...599).contains(response.status) else {
       return .failure(
-        DoppelError("A stub answered with status \(response.status), which is not an HTTP status. Use a status from 100 to 599, or .error(...) for a failure."))
+        DoppelError(
+          "A stub answered with status \(response.status), which is not an HTTP status. Use a status from 100 to 599, or .error(...) for a failure."
+        ))
     }
     let body: Data
     do {

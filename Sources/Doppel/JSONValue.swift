@@ -74,7 +74,11 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible, Codable,
     case .null: try container.encodeNil()
     case .bool(let value): try container.encode(value)
     case .number(let value):
-      if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+      if value.rounded() == value, abs(value) < 1e15 {
+        try container.encode(Int64(value))
+      } else {
+        try container.encode(value)
+      }
     case .string(let value): try container.encode(value)
     case .array(let value): try container.encode(value)
     case .object(let value): try container.encode(value)

@@ -19,7 +19,13 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// `GET https://… → 200 (BreedTests.swift:14)`.
   public var description: String {
     let outcome: String
-    if let error { outcome = "error \(error)" } else if let response { outcome = "\(response.status)" } else { outcome = "pending" }
+    if let error {
+      outcome = "error \(error)"
+    } else if let response {
+      outcome = "\(response.status)"
+    } else {
+      outcome = "pending"
+    }
     return "\(request) → \(outcome)" + (stub.map { " (\($0.location))" } ?? " (no stub matched)")
   }
 }

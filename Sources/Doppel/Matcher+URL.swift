@@ -57,7 +57,11 @@ extension Matcher {
     case .failure(let problem):
       return Matcher(.invalid(problem))
     case .success(let parsed) where parsed.host == nil:
-      return Matcher(.invalid(DoppelError("Invalid URL \"\(string)\" in .url(exactly:): it needs a scheme and a host, such as \"https://api.example.com/breeds.json\"; use .url(_:) or .path(_:) to match a path on any host.")))
+      return Matcher(
+        .invalid(
+          DoppelError(
+            "Invalid URL \"\(string)\" in .url(exactly:): it needs a scheme and a host, such as \"https://api.example.com/breeds.json\"; use .url(_:) or .path(_:) to match a path on any host."
+          )))
     case .success(let parsed):
       return url(string.split(separator: "?", maxSplits: 1).first.map(String.init) ?? string)
         && queryMatcher(parsed.query ?? [], exactly: true)
@@ -98,7 +102,8 @@ extension Matcher {
       Condition(
         field: "scheme", expected: scheme, summary: scheme, part: .scheme,
         actual: { request in
-          request.port == nil || request.port == port ? request.scheme : "\(request.scheme) on port \(request.port ?? 0)"
+          request.port == nil || request.port == port
+            ? request.scheme : "\(request.scheme) on port \(request.port ?? 0)"
         },
         passes: { $0.scheme == scheme && $0.effectivePort == port }))
   }

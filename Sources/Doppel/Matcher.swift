@@ -135,8 +135,11 @@ public struct Matcher: Sendable, CustomStringConvertible {
       }
     }
     var url = ""
-    if !host.isEmpty { url = (scheme.isEmpty ? "" : scheme + "://") + host + (port.isEmpty ? "" : ":" + port) }
-    else if !scheme.isEmpty { others.insert("scheme " + scheme, at: 0) }
+    if !host.isEmpty {
+      url = (scheme.isEmpty ? "" : scheme + "://") + host + (port.isEmpty ? "" : ":" + port)
+    } else if !scheme.isEmpty {
+      others.insert("scheme " + scheme, at: 0)
+    }
     url += path
     if !query.isEmpty { url += "?" + query }
     let head = [method, url].filter { !$0.isEmpty }.joined(separator: " ")
@@ -209,7 +212,9 @@ struct Condition: Sendable {
 extension Matcher {
   /// Matches every request.
   public static var any: Matcher {
-    Matcher(Condition(field: "any", expected: "any request", summary: "any request", actual: { _ in "" }, passes: { _ in true }))
+    Matcher(
+      Condition(
+        field: "any", expected: "any request", summary: "any request", actual: { _ in "" }, passes: { _ in true }))
   }
 
   /// Matches when both match; captures from both are kept.
@@ -233,6 +238,8 @@ extension Matcher {
   public static func custom(
     _ description: String, _ predicate: @escaping @Sendable (Request) -> Bool
   ) -> Matcher {
-    Matcher(Condition(field: "custom", expected: description, summary: description, actual: { _ in "no match" }, passes: predicate))
+    Matcher(
+      Condition(
+        field: "custom", expected: description, summary: description, actual: { _ in "no match" }, passes: predicate))
   }
 }

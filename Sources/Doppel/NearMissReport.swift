@@ -12,13 +12,17 @@ enum NearMissReport {
     let ranked = rank(request, stubs.filter { $0.matcher.problem == nil })
     if stubs.isEmpty {
       lines.append("The backend has no stubs.")
-      lines.append("Add a stub for this request, for example backend.stub(.\(request.method.rawValue.lowercased())(\"\(request.url.absoluteString)\"), .json(…)).")
+      lines.append(
+        "Add a stub for this request, for example backend.stub(.\(request.method.rawValue.lowercased())(\"\(request.url.absoluteString)\"), .json(…))."
+      )
       return lines.joined(separator: "\n")
     }
     if !ranked.isEmpty {
       lines.append("Closest stubs:")
       for (number, candidate) in ranked.prefix(shown).enumerated() {
-        lines.append("  \(number + 1). \(candidate.stub.location)  \(candidate.stub.name.map { "\"\($0)\" " } ?? "")\(candidate.stub.matcher)")
+        lines.append(
+          "  \(number + 1). \(candidate.stub.location)  \(candidate.stub.name.map { "\"\($0)\" " } ?? "")\(candidate.stub.matcher)"
+        )
         let width = candidate.lines.map(\.field.count).max() ?? 0
         for line in candidate.lines {
           let field = line.field.padding(toLength: width)

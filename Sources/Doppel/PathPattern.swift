@@ -77,7 +77,9 @@ struct Pattern: @unchecked Sendable {
       return .success(Pattern(regex: try NSRegularExpression(pattern: pattern), source: pattern))
     } catch {
       return .failure(
-        DoppelError("Invalid regular expression \"\(pattern)\" for the \(what) in a stub: \(error). Check the pattern's syntax (NSRegularExpression)."))
+        DoppelError(
+          "Invalid regular expression \"\(pattern)\" for the \(what) in a stub: \(error). Check the pattern's syntax (NSRegularExpression)."
+        ))
     }
   }
 

@@ -43,7 +43,9 @@ public struct Responder: Sendable {
       return nil
     case .sequence(let responses, let end):
       guard !responses.isEmpty else {
-        return .error(DoppelError("The stub declared at \(stub.location) has an empty .sequence([]). Give it at least one response."))
+        return .error(
+          DoppelError(
+            "The stub declared at \(stub.location) has an empty .sequence([]). Give it at least one response."))
       }
       if index < responses.count { return responses[index] }
       switch end.kind {
@@ -52,7 +54,8 @@ public struct Responder: Sendable {
       case .fail:
         return .error(
           DoppelError(
-            "The stub declared at \(stub.location) (\(stub.matcher)) answered all \(responses.count) responses of its sequence; this was call \(index + 1). Add responses, or use .sequence(_:then: .repeatLast) or .cycle."))
+            "The stub declared at \(stub.location) (\(stub.matcher)) answered all \(responses.count) responses of its sequence; this was call \(index + 1). Add responses, or use .sequence(_:then: .repeatLast) or .cycle."
+          ))
       }
     }
   }

@@ -69,7 +69,8 @@ public struct Response: Sendable {
         return try Data(contentsOf: url)
       } catch {
         throw DoppelError(
-          "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:).")
+          "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:)."
+        )
       }
     }
   }
@@ -159,7 +160,8 @@ extension Response {
         body: Body(
           source: .problem(
             DoppelError(
-              "The resource \(file)\(place) is not in the bundle at \(bundle.bundleURL.path). Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder.")),
+              "The resource \(file)\(place) is not in the bundle at \(bundle.bundleURL.path). Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder."
+            )),
           contentType: nil))
     }
     return file(url, status: status, headers: headers, contentType: contentType)

@@ -22,7 +22,8 @@ struct StubURL: Sendable {
     if let bad = string.unicodeScalars.enumerated().first(where: {
       $0.element.properties.isWhitespace || $0.element.value < 0x20 || $0.element.value == 0x7F
     }) {
-      let what = bad.element == " " ? "a space" : "the character U+\(String(bad.element.value, radix: 16, uppercase: true))"
+      let what =
+        bad.element == " " ? "a space" : "the character U+\(String(bad.element.value, radix: 16, uppercase: true))"
       return failure("it contains \(what) at offset \(bad.offset); percent-encode it (a space is %20)")
     }
     var rest = Substring(string)

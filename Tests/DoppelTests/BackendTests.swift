@@ -12,7 +12,8 @@ import Testing
     let backend = quietBackend()
     backend.stub(
       .get("https://api.example.com/breeds.json"),
-      .json(["name": "Abyssinian"], status: 203, headers: ["X-Request-ID": "7", "Set-Cookie": "a=1", "Set-Cookie": "b=2"]))
+      .json(
+        ["name": "Abyssinian"], status: 203, headers: ["X-Request-ID": "7", "Set-Cookie": "a=1", "Set-Cookie": "b=2"]))
     let (body, response) = try await backend.send(.get, "https://api.example.com/breeds.json")
     #expect(body == #"{"name":"Abyssinian"}"#)
     #expect(response.statusCode == 203)
@@ -80,7 +81,10 @@ import Testing
       Issue.record("expected a failure")
     } catch let error as URLError {
       #expect(error.code == .resourceUnavailable)
-      #expect(error.localizedDescription == "The stub declared at BackendTests.swift:\(line) (GET /once) answered all 1 responses of its sequence; this was call 2. Add responses, or use .sequence(_:then: .repeatLast) or .cycle.")
+      #expect(
+        error.localizedDescription
+          == "The stub declared at BackendTests.swift:\(line) (GET /once) answered all 1 responses of its sequence; this was call 2. Add responses, or use .sequence(_:then: .repeatLast) or .cycle."
+      )
     }
   }
 
@@ -114,14 +118,17 @@ import Testing
     let backend = quietBackend()
     backend.stub(.host("cdn.example.com"), .error(.notConnectedToInternet))
     backend.stub(.get("/slow"), .error(.timedOut))
-    #expect(await backend.outcome(.get, "https://cdn.example.com/cat.png") == "URLError \(URLError.Code.notConnectedToInternet.rawValue)")
+    #expect(
+      await backend.outcome(.get, "https://cdn.example.com/cat.png")
+        == "URLError \(URLError.Code.notConnectedToInternet.rawValue)")
     #expect(await backend.outcome(.get, "https://a.com/slow") == "URLError \(URLError.Code.timedOut.rawValue)")
   }
 
   @Test func handlerErrorsReachTheCaller() async {
     let backend = quietBackend()
     backend.stub(.get("/boom")) { _ in throw URLError(.cannotParseResponse) }
-    #expect(await backend.outcome(.get, "https://a.com/boom") == "URLError \(URLError.Code.cannotParseResponse.rawValue)")
+    #expect(
+      await backend.outcome(.get, "https://a.com/boom") == "URLError \(URLError.Code.cannotParseResponse.rawValue)")
   }
 
   @Test func aBackendThatIsGoneFailsItsSessionClearly() async throws {
@@ -133,7 +140,10 @@ import Testing
       Issue.record("expected a failure")
     } catch let error as URLError {
       #expect(error.code == .resourceUnavailable)
-      #expect(error.localizedDescription == "The Doppel backend that made this session no longer exists, so GET https://a.com/x cannot be answered. Keep a reference to the Backend for as long as its sessions are used.")
+      #expect(
+        error.localizedDescription
+          == "The Doppel backend that made this session no longer exists, so GET https://a.com/x cannot be answered. Keep a reference to the Backend for as long as its sessions are used."
+      )
     }
   }
 

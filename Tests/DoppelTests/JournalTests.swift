@@ -44,7 +44,10 @@ import Testing
     _ = await backend.outcome(.get, "https://x.com/a")
     _ = await backend.outcome(.get, "https://x.com/missing")
     _ = await backend.outcome(.get, "https://x.com/a?again=1")
-    #expect(backend.requests.map(\.url.absoluteString) == ["https://x.com/a", "https://x.com/missing", "https://x.com/a?again=1"])
+    #expect(
+      backend.requests.map(\.url.absoluteString) == [
+        "https://x.com/a", "https://x.com/missing", "https://x.com/a?again=1",
+      ])
     #expect(backend.journal.map(\.isMatched) == [true, false, true])
     #expect(backend.unmatchedRequests.map(\.path) == ["/missing"])
     #expect(backend.journal[1].unmatchedReport?.hasPrefix("No stub matched GET https://x.com/missing") == true)

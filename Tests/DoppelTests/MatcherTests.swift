@@ -94,7 +94,8 @@ import Testing
     #expect(Matcher.get("https://api.example.com/breeds.json").description == "GET https://api.example.com/breeds.json")
     #expect(Matcher.get("http://localhost:8080/a?x=1").description == "GET http://localhost:8080/a?x=1")
     #expect(Matcher.post("/orders").description == "POST /orders")
-    #expect((Matcher.post("/orders") && .jsonBody(["sku": "A1"])).description == "POST /orders, JSON body {\"sku\":\"A1\"}")
+    #expect(
+      (Matcher.post("/orders") && .jsonBody(["sku": "A1"])).description == "POST /orders, JSON body {\"sku\":\"A1\"}")
     #expect((Matcher.get("/a") || .get("/b")).description == "(GET /a || GET /b)")
   }
 }

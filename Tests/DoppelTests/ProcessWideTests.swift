@@ -21,7 +21,10 @@ import Testing
   #endif
 
   @Test func theLateMessageSaysWhatToDo() {
-    #expect(ProcessWide.lateMessage.hasPrefix("Doppel cannot intercept URLSession.shared in this process: a URLSession was created before Doppel registered its URLProtocol"))
+    #expect(
+      ProcessWide.lateMessage.hasPrefix(
+        "Doppel cannot intercept URLSession.shared in this process: a URLSession was created before Doppel registered its URLProtocol"
+      ))
     #expect(ProcessWide.lateMessage.hasSuffix("or better, inject backend.session into the code under test."))
   }
 }

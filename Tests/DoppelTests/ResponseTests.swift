@@ -74,7 +74,10 @@ import Testing
       Issue.record("expected a failure")
     } catch let error as URLError {
       #expect(error.code == .resourceUnavailable)
-      #expect(error.localizedDescription == "Could not read the response body file /nonexistent/doppel/breeds.json: no such file. Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:).")
+      #expect(
+        error.localizedDescription
+          == "Could not read the response body file /nonexistent/doppel/breeds.json: no such file. Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:)."
+      )
     }
     #expect(issues.all.count == 1)
   }
@@ -84,17 +87,24 @@ import Testing
     #expect(throws: DoppelError.self) { try response.bodyData() }
     let message = try #require((try? response.bodyData()) == nil ? (response.body.source.problemMessage) : nil)
     #expect(message.hasPrefix("The resource nope.json is not in the bundle at "))
-    #expect(message.hasSuffix("Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder."))
+    #expect(
+      message.hasSuffix(
+        "Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder."
+      ))
   }
 
   @Test func unencodableJSONFailsClearly() async {
     struct Bad: Encodable {
-      func encode(to encoder: any Encoder) throws { throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "nope")) }
+      func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "nope"))
+      }
     }
     let backend = quietBackend()
     backend.stub(.get("/bad"), .json(Bad()))
     #expect(await backend.outcome(.get, "https://a.com/bad") == "URLError -1008")
-    #expect(backend.journal.first.map { "\($0.error!)" }?.hasPrefix("Could not encode Bad as the JSON body of a response:") == true)
+    #expect(
+      backend.journal.first.map { "\($0.error!)" }?.hasPrefix("Could not encode Bad as the JSON body of a response:")
+        == true)
   }
 
   @Test func aStatusOutsideHTTPIsRejected() async {

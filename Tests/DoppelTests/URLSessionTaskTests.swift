@@ -15,7 +15,8 @@ import Testing
     let (text, status): (String, Int) = try await withCheckedThrowingContinuation { continuation in
       session.dataTask(with: URL(string: "https://a.com/breeds.json")!) { data, response, error in
         if let error { return continuation.resume(throwing: error) }
-        continuation.resume(returning: (String(decoding: data ?? Data(), as: UTF8.self), (response as? HTTPURLResponse)?.statusCode ?? 0))
+        continuation.resume(
+          returning: (String(decoding: data ?? Data(), as: UTF8.self), (response as? HTTPURLResponse)?.statusCode ?? 0))
       }.resume()
     }
     #expect(text == "[]")

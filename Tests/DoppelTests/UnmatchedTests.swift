@@ -107,7 +107,8 @@ import Testing
     // Port 1 on loopback refuses connections: proof the request went out instead of failing as
     // unmatched (which would be -1008).
     let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
-    #expect(await backend.outcome(.get, "http://127.0.0.1:1/x") == "URLError \(URLError.Code.cannotConnectToHost.rawValue)")
+    #expect(
+      await backend.outcome(.get, "http://127.0.0.1:1/x") == "URLError \(URLError.Code.cannotConnectToHost.rawValue)")
     #expect(backend.journal.first?.error is URLError)
   }
 }

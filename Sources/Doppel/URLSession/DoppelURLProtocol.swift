@@ -127,9 +127,11 @@ class DoppelURLProtocol: URLProtocol {
   static func missingBackendMessage(id: UInt32, request: URLRequest) -> String {
     let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
     if id == 0 {
-      return "No Doppel backend intercepts process-wide any more, but a session still routed \(what) to it. Keep the backend intercepting until its requests are done."
+      return
+        "No Doppel backend intercepts process-wide any more, but a session still routed \(what) to it. Keep the backend intercepting until its requests are done."
     }
-    return "The Doppel backend that made this session no longer exists, so \(what) cannot be answered. Keep a reference to the Backend for as long as its sessions are used."
+    return
+      "The Doppel backend that made this session no longer exists, so \(what) cannot be answered. Keep a reference to the Backend for as long as its sessions are used."
   }
 }
 

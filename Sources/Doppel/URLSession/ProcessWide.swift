@@ -65,7 +65,8 @@ extension Backend {
     try ProcessWide.state.withLock { state in
       if state.backend != 0 && state.backend != id {
         throw DoppelError(
-          "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn.")
+          "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn."
+        )
       }
       if !state.registered {
         _ = URLProtocol.registerClass(ProcessWideURLProtocol.self)
