@@ -6,12 +6,17 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Doppel", targets: ["Doppel"]),
+    .library(name: "DoppelTesting", targets: ["DoppelTesting"]),
     .executable(name: "catfancy", targets: ["catfancy"]),
   ],
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
     .target(name: "Doppel"),
     .testTarget(name: "DoppelTests", dependencies: ["Doppel"]),
+
+    // Swift Testing trait, XCTest helpers, verification and issue reporting.
+    .target(name: "DoppelTesting", dependencies: ["Doppel"]),
+    .testTarget(name: "DoppelTestingTests", dependencies: ["DoppelTesting"]),
 
     // The breeds app from the seed article, as a library plus a command-line tool.
     .target(

@@ -29,6 +29,7 @@ public final class Backend: Sendable {
     var issueReporter: IssueReporter
     var session: URLSession?
     var passthroughSession: URLSession?
+    var requiresAllStubsUsed = false
   }
 
   /// Creates an empty backend.
@@ -158,11 +159,56 @@ public final class Backend: Sendable {
     state.withLock { $0.journal.filter { !$0.isMatched }.map(\.request) }
   }
 
+  /// The requests that `matcher` matches, in order: for example
+  /// `backend.requests(matching: .post("/orders")).count`.
+  public func requests(matching matcher: Matcher) -> [Request] {
+    requests.filter(matcher.matches)
+  }
+
   /// The most recent request, if any.
   public var lastRequest: Request? { state.withLock { $0.journal.last?.request } }
 
   /// Forgets every journaled request (stubs and their call counts stay).
   public func clearJournal() { state.withLock { $0.journal.removeAll() } }
+
+  // MARK: Verification
+
+  /// Whether ``verify()`` requires every stub to have answered at least once, as if each had
+  /// `expect(atLeast: 1)`. Off by default.
+  public var requiresAllStubsUsed: Bool {
+    get { state.withLock { $0.requiresAllStubsUsed } }
+    set { state.withLock { $0.requiresAllStubsUsed = newValue } }
+  }
+
+  /// What is wrong at the end of a test: each request that no stub matched (with its near-miss
+  /// report), and each stub whose expectation (``StubHandle/expect(times:)``,
+  /// ``StubHandle/expect(atLeast:)`` or ``requiresAllStubsUsed``) was not met, located where the
+  /// stub was declared. Empty when all is well.
+  public func verify() -> [DoppelIssue] {
+    let (unmatched, requireAll) = state.withLock { state in
+      (state.journal.compactMap(\.unmatchedReport), state.requiresAllStubsUsed)
+    }
+    var issues = unmatched.map { DoppelIssue($0) }
+    for stub in router.stubs where stub.matcher.problem == nil {
+      guard let expected = stub.expectedCalls ?? (requireAll ? 1...Int.max : nil) else { continue }
+      let calls = stub.callCount
+      guard !expected.contains(calls) else { continue }
+      let wanted: String
+      if expected.upperBound == Int.max {
+        wanted = "at least \(Self.times(expected.lowerBound))"
+      } else {
+        wanted = Self.times(expected.lowerBound)
+      }
+      issues.append(
+        DoppelIssue(
+          "The stub \(stub.matcher) was expected to answer \(wanted) but answered \(Self.times(calls)). "
+            + "Make the code under test send the request, or change the stub's expectation.",
+          location: stub.location))
+    }
+    return issues
+  }
+
+  private static func times(_ count: Int) -> String { count == 1 ? "1 time" : "\(count) times" }
 
   // MARK: Resolution
 

@@ -27,6 +27,7 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   private struct State {
     var calls = 0
     var removed = false
+    var expected: ClosedRange<Int>?
   }
 
   init(
@@ -52,6 +53,29 @@ public final class StubHandle: Sendable, CustomStringConvertible {
       guard let limit else { return false }
       return state.calls >= limit
     }
+  }
+
+  /// How many calls ``Backend/verify()`` requires of this stub, if it was given an expectation with
+  /// ``expect(times:)`` or ``expect(atLeast:)``.
+  public var expectedCalls: ClosedRange<Int>? { state.withLock { $0.expected } }
+
+  /// Requires the stub to answer exactly `times` requests by the time the backend is verified (at
+  /// the end of a test, with `DoppelTesting`).
+  ///
+  /// ```swift
+  /// backend.stub(.post("/orders"), .status(201)).expect(times: 1)
+  /// ```
+  @discardableResult
+  public func expect(times: Int) -> StubHandle {
+    state.withLock { $0.expected = max(0, times)...max(0, times) }
+    return self
+  }
+
+  /// Requires the stub to answer at least `count` requests by the time the backend is verified.
+  @discardableResult
+  public func expect(atLeast count: Int) -> StubHandle {
+    state.withLock { $0.expected = max(0, count)...Int.max }
+    return self
   }
 
   /// Whether ``remove()`` was called.

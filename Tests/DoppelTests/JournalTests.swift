@@ -68,3 +68,35 @@ import Testing
     #expect(try backend.lastRequest?.decodeJSON(Order.self) == Order(sku: "Z9"))
   }
 }
+
+@Suite struct VerificationTests {
+  @Test func verifyListsUnmatchedRequestsAndUnmetExpectations() async {
+    let backend = quietBackend()
+    let line = #line + 1
+    backend.stub(.post("/orders"), .status(201)).expect(times: 2)
+    backend.stub(.get("/breeds"), .ok).expect(atLeast: 1)
+    backend.stub(.get("/unused"), .ok)
+    _ = await backend.outcome(.post, "https://a.com/orders", body: "{}")
+    _ = await backend.outcome(.get, "https://a.com/nope")
+    let issues = backend.verify()
+    #expect(
+      issues.map(\.message) == [
+        backend.journal[1].unmatchedReport!,
+        "The stub POST /orders was expected to answer 2 times but answered 1 time. Make the code under test send the request, or change the stub's expectation.",
+        "The stub GET /breeds was expected to answer at least 1 time but answered 0 times. Make the code under test send the request, or change the stub's expectation.",
+      ])
+    #expect(issues.map(\.location?.line) == [nil, line, line + 1])
+    backend.requiresAllStubsUsed = true
+    #expect(backend.verify().count == 4)
+  }
+
+  @Test func requestsMatchingAFilter() async {
+    let backend = quietBackend()
+    backend.stub(.any, .ok)
+    _ = await backend.outcome(.post, "https://a.com/orders", body: "{}")
+    _ = await backend.outcome(.get, "https://a.com/orders")
+    _ = await backend.outcome(.post, "https://a.com/orders", body: "{}")
+    #expect(backend.requests(matching: .post("/orders")).count == 2)
+    #expect(backend.requests(matching: .method(.get)).map(\.path) == ["/orders"])
+  }
+}
