@@ -126,7 +126,7 @@ public final class Backend: Sendable {
             )))
     }
     let handle = router.add(matcher, responder, limit: times, name: name, location: location)
-    if let problem = matcher.problem {
+    if let problem = matcher.problem ?? responder.problem {
       issueReporter.report(DoppelIssue("Invalid stub: \(problem.message)", location: location))
     }
     return handle
@@ -139,7 +139,9 @@ public final class Backend: Sendable {
   /// each was declared. Empty when every stub is valid.
   public var problems: [DoppelIssue] {
     router.stubs.compactMap { stub in
-      stub.matcher.problem.map { DoppelIssue("Invalid stub: \($0.message)", location: stub.location) }
+      (stub.matcher.problem ?? stub.responder.problem).map {
+        DoppelIssue("Invalid stub: \($0.message)", location: stub.location)
+      }
     }
   }
 

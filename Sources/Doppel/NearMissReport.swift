@@ -33,7 +33,8 @@ enum NearMissReport {
           }
         }
       }
-      if ranked.count > shown { lines.append("  (\(ranked.count - shown) more stubs not shown)") }
+      let hidden = ranked.count - shown
+      if hidden > 0 { lines.append("  (\(hidden) more \(hidden == 1 ? "stub" : "stubs") not shown)") }
     }
     if !invalid.isEmpty {
       lines.append("Invalid stubs (they match nothing):")

@@ -34,6 +34,18 @@ public struct Responder: Sendable {
     Responder(kind: .handler(Handler(respond: respond)))
   }
 
+  /// A problem known when the stub is made: a body that could not be built (a value that failed
+  /// to encode, a bundle resource that does not exist), or an empty sequence.
+  var problem: DoppelError? {
+    switch kind {
+    case .fixed(let response): return response.problem
+    case .handler: return nil
+    case .sequence(let responses, _):
+      if responses.isEmpty { return DoppelError("The stub has an empty .sequence([]). Give it at least one response.") }
+      return responses.lazy.compactMap(\.problem).first
+    }
+  }
+
   /// What the `n`th call (from 0) answers synchronously, or `nil` when a closure must run.
   func immediate(call index: Int, stub: StubHandle) -> Response? {
     switch kind {

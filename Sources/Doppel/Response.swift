@@ -50,6 +50,13 @@ public struct Response: Sendable {
     var contentType: String?
   }
 
+  /// A problem known when the response was made (a value that failed to encode, a missing bundle
+  /// resource); requests answered with this response fail with it.
+  var problem: DoppelError? {
+    if case .problem(let problem) = body.source { return problem }
+    return nil
+  }
+
   /// Whether this response is a failure rather than an HTTP response.
   public var isFailure: Bool { failure != nil }
 

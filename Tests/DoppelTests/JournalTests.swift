@@ -40,6 +40,7 @@ import Testing
 
   @Test func everyRequestInOrderMatchedOrNot() async throws {
     let backend = quietBackend()
+    let line = #line + 1
     backend.stub(.get("/a"), .text("a"))
     _ = await backend.outcome(.get, "https://x.com/a")
     _ = await backend.outcome(.get, "https://x.com/missing")
@@ -52,7 +53,7 @@ import Testing
     #expect(backend.unmatchedRequests.map(\.path) == ["/missing"])
     #expect(backend.journal[1].unmatchedReport?.hasPrefix("No stub matched GET https://x.com/missing") == true)
     #expect(backend.lastRequest?.url.query == "again=1")
-    #expect(backend.journal[0].description == "GET https://x.com/a → 200 (JournalTests.swift:\(#line - 9))")
+    #expect(backend.journal[0].description == "GET https://x.com/a → 200 (JournalTests.swift:\(line))")
     backend.clearJournal()
     #expect(backend.requests.isEmpty)
   }

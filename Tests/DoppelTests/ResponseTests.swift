@@ -120,3 +120,25 @@ extension Response.Body.Source {
     return nil
   }
 }
+
+@Suite struct ResponseProblemTests {
+  @Test func aMissingBundleResourceIsReportedWhenTheStubIsMade() throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    let line = #line + 1
+    backend.stub(.get("/x"), .resource("nope", withExtension: "json", in: .main))
+    let issue = try #require(issues.all.first)
+    #expect(issue.location?.line == line)
+    #expect(issue.message.hasPrefix("Invalid stub: The resource nope.json is not in the bundle at "))
+    #expect(backend.problems.count == 1)
+  }
+
+  @Test func anEmptySequenceIsReportedWhenTheStubIsMade() {
+    let backend = quietBackend()
+    backend.stub(.get("/x"), .sequence([]))
+    #expect(
+      backend.problems.map(\.message) == [
+        "Invalid stub: The stub has an empty .sequence([]). Give it at least one response."
+      ])
+  }
+}

@@ -39,7 +39,7 @@ import Testing
             3. UnmatchedTests.swift:\(first + 1)  POST /breeds.json
                  ✗ method expected POST, got GET
                  ✗ path   expected "/breeds.json", got "/breed.json"
-            (1 more stubs not shown)
+            (1 more stub not shown)
           Add a stub for this request, or fix the closest one.
           """)
     }
