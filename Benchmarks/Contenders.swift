@@ -1,0 +1,93 @@
+import Doppel
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The first few wrong answers, kept so a failing run says what went wrong.
+let failureLog = Guarded<[String]>([])
+
+/// Records a wrong answer (only the first few are kept).
+func recordFailure(_ contender: String, _ what: String) {
+  failureLog.withLock { log in
+    if log.count < 5 { log.append("\(contender): \(what)") }
+  }
+}
+
+/// A backend stubbing every URL of `workload` with its 1 KB body.
+func makeBackend(_ workload: Workload) -> Backend {
+  let backend = Backend(issueReporter: .ignore)
+  for url in workload.urls { backend.stub(.get(url), .data(workload.body)) }
+  return backend
+}
+
+/// A contender that sends `workload`'s requests through `session`.
+func sessionContender(
+  _ name: String, _ session: URLSession, _ workload: Workload, reset: @escaping @Sendable () -> Void = {}
+) -> Contender {
+  Contender(
+    name: name,
+    answer: { index in
+      do {
+        let (data, response) = try await session.data(for: workload.request(index))
+        if Workload.isCorrect(data, response) { return true }
+        recordFailure(name, "request \(index): wrong answer (\(data.count) bytes, \(response))")
+      } catch {
+        recordFailure(name, "request \(index): \(error)")
+      }
+      return false
+    },
+    reset: reset)
+}
+
+/// A contender that asks an in-memory door for `workload`'s requests.
+func inMemoryContender(
+  _ name: String, _ door: @escaping InMemoryDoor, _ workload: Workload,
+  reset: @escaping @Sendable () -> Void = {}
+) -> Contender {
+  Contender(
+    name: name,
+    answer: { index in
+      do {
+        let (data, response) = try await door(workload.request(index))
+        if Workload.isCorrect(data, response) { return true }
+        recordFailure(name, "request \(index): wrong answer (\(data.count) bytes, status \(response.statusCode))")
+      } catch {
+        recordFailure(name, "request \(index): \(error)")
+      }
+      return false
+    },
+    reset: reset)
+}
+
+/// Floor names as shown in the table.
+enum FloorName {
+  static let urlProtocol = "minimal URLProtocol"
+  static let closure = "in-memory closure"
+}
+
+/// The URLSession comparison for one stub count and mode: floor 1 against `backend.session`.
+/// Floor 1 answers from the global `floorTable`, so install `workload` there before measuring.
+func sessionComparison(
+  _ workload: Workload, floorSession: URLSession, backend: Backend, mode: Mode, options: Options
+) -> Comparison {
+  Comparison(
+    door: "URLSession", stubs: workload.stubCount, mode: mode, requests: options.sessionRequests,
+    warmUp: options.sessionWarmUp, goal: 0.9,
+    floor: sessionContender(FloorName.urlProtocol, floorSession, workload),
+    doppel: sessionContender("Doppel session", backend.session, workload, reset: { backend.clearJournal() }))
+}
+
+/// The in-memory comparison for one stub count and mode: floor 2 against `backend.respond(to:)`.
+func inMemoryComparison(
+  _ workload: Workload, backend: Backend, mode: Mode, options: Options
+) -> Comparison {
+  Comparison(
+    door: "respond(to:)", stubs: workload.stubCount, mode: mode, requests: options.memoryRequests,
+    warmUp: options.memoryWarmUp, goal: 0.25,
+    floor: inMemoryContender(FloorName.closure, makeClosureFloor(workload), workload),
+    doppel: inMemoryContender(
+      "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload,
+      reset: { backend.clearJournal() }))
+}

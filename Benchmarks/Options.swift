@@ -1,0 +1,83 @@
+import Foundation
+
+/// Command-line options.
+struct Options: Sendable {
+  /// Requests per timed run through URLSession.
+  var sessionRequests = 10_000
+  /// Requests per timed run through the in-memory doors.
+  var memoryRequests = 200_000
+  /// Timed runs of each side per configuration, interleaved.
+  var rounds = 3
+  /// Stub counts to measure.
+  var stubCounts = [1, 10_000]
+  /// Requests kept outstanding in the concurrent mode.
+  var width = 64
+  /// Which doors to measure: both by default.
+  var doors: Set<String> = ["session", "memory"]
+  /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
+  /// profiler. `nil` for a normal run.
+  var profile: String?
+
+  var sessionWarmUp: Int { min(1_000, max(sessionRequests / 10, 50)) }
+  var memoryWarmUp: Int { min(10_000, max(memoryRequests / 10, 500)) }
+
+  static let usage = """
+    usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
+                      [--stubs N[,N…]] [--width N] [--only session|memory] [--profile doppel|floor]
+
+      --requests N         requests per run through URLSession (default 10000)
+      --memory-requests N  requests per run through the in-memory doors (default 200000)
+      --quick              smoke run: 500 URLSession and 5000 in-memory requests per run
+      --rounds N           interleaved runs of each side per configuration (default 3)
+      --stubs N[,N…]       stub counts to measure (default 1,10000)
+      --width N            requests in flight in the concurrent mode (default 64)
+      --only DOOR          measure only the URLSession door (session) or respond(to:) (memory)
+      --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
+    """
+
+  /// Parses `arguments` (without the program name); prints usage and exits on bad input.
+  static func parse(_ arguments: [String]) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func fail(_ message: String) -> Never {
+      FileHandle.standardError.write(Data("\(message)\n\n\(usage)\n".utf8))
+      exit(2)
+    }
+    func number(after flag: String) -> Int {
+      guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+        fail("\(flag) needs a positive number")
+      }
+      return value
+    }
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--requests": options.sessionRequests = number(after: argument)
+      case "--memory-requests": options.memoryRequests = number(after: argument)
+      case "--rounds": options.rounds = number(after: argument)
+      case "--width": options.width = number(after: argument)
+      case "--quick":
+        options.sessionRequests = 500
+        options.memoryRequests = 5_000
+      case "--stubs":
+        let counts = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
+        options.stubCounts = counts
+      case "--only":
+        guard let door = rest.popFirst(), ["session", "memory"].contains(door) else {
+          fail("--only takes session or memory")
+        }
+        options.doors = [door]
+      case "--profile":
+        guard let side = rest.popFirst(), ["doppel", "floor"].contains(side) else {
+          fail("--profile takes doppel or floor")
+        }
+        options.profile = side
+      case "--help", "-h":
+        print(usage)
+        exit(0)
+      default: fail("unknown argument \(argument)")
+      }
+    }
+    return options
+  }
+}

@@ -1,0 +1,68 @@
+import Doppel
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Writes a progress line to standard error, keeping standard output for the results.
+func progress(_ message: String) {
+  FileHandle.standardError.write(Data("\(message)\n".utf8))
+}
+
+/// Runs every configuration `options` selects, prints the table, and returns the number of
+/// wrong answers.
+func runBenchmarks(_ options: Options) async -> Int {
+  print("Doppel benchmarks")
+  print(machineLine())
+  print(
+    "Requests per run: \(grouped(Double(options.sessionRequests))) through URLSession, "
+      + "\(grouped(Double(options.memoryRequests))) in memory; 1 KB bodies; request i hits stub i % stubs; "
+      + "\(options.rounds) interleaved rounds (floor, Doppel, floor, Doppel…), medians.")
+  print("")
+
+  let workloads = options.stubCounts.map(Workload.init(stubCount:))
+  let backends = workloads.map(makeBackend)
+  let floorSession = FloorURLProtocol.makeSession()
+  let modes: [Mode] = [.sequential, .inFlight(options.width)]
+
+  var outcomes: [Outcome] = []
+  var profiledFailures = 0
+  for door in ["session", "memory"] where options.doors.contains(door) {
+    for (workload, backend) in zip(workloads, backends) {
+      if door == "session" { FloorURLProtocol.install(workload) }
+      for mode in modes {
+        let comparison =
+          door == "session"
+          ? sessionComparison(workload, floorSession: floorSession, backend: backend, mode: mode, options: options)
+          : inMemoryComparison(workload, backend: backend, mode: mode, options: options)
+        let label =
+          "\(comparison.door), \(grouped(Double(workload.stubCount))) stub\(workload.stubCount == 1 ? "" : "s"), \(mode)"
+        if let side = options.profile {
+          let contender = side == "floor" ? comparison.floor : comparison.doppel
+          let run = await timedRun(contender, count: comparison.requests, mode: mode)
+          contender.reset()
+          profiledFailures += run.failures
+          print("\(label): \(contender.name) \(grouped(run.rate)) req/s, \(run.failures) failures")
+          continue
+        }
+        let outcome = await measure(comparison, rounds: options.rounds)
+        progress(
+          "\(label): Doppel \(grouped(outcome.doppelRate)) req/s, floor \(grouped(outcome.floorRate)) req/s, "
+            + "ratio \(twoDecimals(outcome.ratio))")
+        outcomes.append(outcome)
+      }
+    }
+  }
+
+  if !outcomes.isEmpty { print(table(outcomes)) }
+  let failures = profiledFailures + outcomes.reduce(0) { $0 + $1.failures }
+  print("")
+  if failures == 0 {
+    print("Every answer was checked (status 200, \(Workload.bodySize)-byte body): no failures.")
+  } else {
+    print("FAILED: \(failures) requests got a wrong answer or an error. First ones:")
+    for line in failureLog.withLock({ $0 }) { print("  \(line)") }
+  }
+  return failures
+}
