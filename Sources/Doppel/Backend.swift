@@ -19,17 +19,22 @@ import Foundation
 /// A `Backend` is safe to use from any thread or task.
 public final class Backend: Sendable {
   let router = Router()
-  private let state: Locked<State>
+  let state: Locked<State>
+  /// The current state of the backend's stateful stubs (see ``StubHandle/requiresState(_:)``).
+  let machine = Locked("initial")
+  let clockBox: ClockBox
   /// The identity `URLSession` requests use to find this backend (see ``configuration``).
   let id: UInt32
 
-  private struct State {
+  struct State {
     var journal: [JournalEntry] = []
+    var journalGeneration = 0
     var unmatchedPolicy: UnmatchedPolicy
     var issueReporter: IssueReporter
     var session: URLSession?
     var passthroughSession: URLSession?
     var requiresAllStubsUsed = false
+    var followsRedirects = true
   }
 
   /// Creates an empty backend.
@@ -39,9 +44,15 @@ public final class Backend: Sendable {
   ///     ``UnmatchedPolicy/fail``).
   ///   - issueReporter: where invalid stubs and unmatched requests are reported; by default,
   ///     standard error.
-  public init(unmatched: UnmatchedPolicy = .fail, issueReporter: IssueReporter = .standardError) {
+  ///   - clock: the clock that delays, pacing and timeouts run on; by default the continuous
+  ///     clock. Pass a ``ManualClock`` to control time from a test.
+  public init(
+    unmatched: UnmatchedPolicy = .fail, issueReporter: IssueReporter = .standardError,
+    clock: any Clock<Duration> = ContinuousClock()
+  ) {
     state = Locked(State(unmatchedPolicy: unmatched, issueReporter: issueReporter))
-    id = BackendRegistry.shared.register()
+    clockBox = ClockBox(clock: clock)
+    id = BackendRegistry.shared.reserve()
     BackendRegistry.shared.attach(self)
   }
 
@@ -49,6 +60,24 @@ public final class Backend: Sendable {
     // Sessions are not invalidated here: code may still hold `session`, and on Linux using an
     // invalidated session is a fatal error. Its requests fail with a clear error instead.
     BackendRegistry.shared.unregister(id)
+  }
+
+  /// The clock delays, pacing and timeouts run on.
+  public var clock: any Clock<Duration> { clockBox.clock }
+
+  /// Whether redirects (301, 302, 303, 307, 308 with a `Location`) are followed for URLSession and
+  /// in-memory callers, as URLSession does: the caller sees the final response. On by default;
+  /// ``Response/notFollowed()`` turns it off for one response.
+  public var followsRedirects: Bool {
+    get { state.withLock { $0.followsRedirects } }
+    set { state.withLock { $0.followsRedirects = newValue } }
+  }
+
+  /// The state that stateful stubs require and move (see ``StubHandle/requiresState(_:)`` and
+  /// ``StubHandle/setsState(_:)``). It starts as `"initial"`; set it to put the backend in a state.
+  public var scenarioState: String {
+    get { machine.withLock { $0 } }
+    set { machine.withLock { $0 = newValue } }
   }
 
   /// What happens to requests no stub matches.
@@ -171,7 +200,12 @@ public final class Backend: Sendable {
   public var lastRequest: Request? { state.withLock { $0.journal.last?.request } }
 
   /// Forgets every journaled request (stubs and their call counts stay).
-  public func clearJournal() { state.withLock { $0.journal.removeAll() } }
+  public func clearJournal() {
+    state.withLock { state in
+      state.journal.removeAll()
+      state.journalGeneration += 1
+    }
+  }
 
   // MARK: Verification
 
@@ -211,140 +245,6 @@ public final class Backend: Sendable {
   }
 
   private static func times(_ count: Int) -> String { count == 1 ? "1 time" : "\(count) times" }
-
-  // MARK: Resolution
-
-  /// What a front door plays back: an HTTP answer or a failure, now or after some work.
-  enum Plan: Sendable {
-    case now(Delivery)
-    case later(@Sendable () async -> Delivery)
-  }
-
-  /// Resolves a request: finds the stub, journals it, and returns how to answer it.
-  func resolve(_ incoming: Request) -> Plan {
-    let index = state.withLock { state -> Int in
-      state.journal.append(JournalEntry(request: incoming))
-      return state.journal.count - 1
-    }
-    guard let (stub, call, captures) = router.resolve(incoming) else {
-      return unmatched(incoming, index: index)
-    }
-    var matched = incoming
-    matched.pathParameters = captures
-    let request = matched
-    if let response = stub.responder.immediate(call: call, stub: stub) {
-      return .now(finish(response, for: request, stub: stub, index: index))
-    }
-    guard case .handler(let handler) = stub.responder.kind else {
-      return .now(finish(.error(DoppelError("internal: no response")), for: request, stub: stub, index: index))
-    }
-    return .later { [self] in
-      let response: Response
-      do {
-        response = try await handler.respond(request)
-      } catch {
-        response = .error(error)
-      }
-      return finish(response, for: request, stub: stub, index: index)
-    }
-  }
-
-  private func unmatched(_ request: Request, index: Int) -> Plan {
-    let report = NearMissReport.make(for: request, stubs: router.stubs)
-    let (policy, reporter) = state.withLock { state in
-      state.journal[index].unmatchedReport = report
-      return (state.unmatchedPolicy, state.issueReporter)
-    }
-    switch policy.kind {
-    case .fail:
-      reporter.report(DoppelIssue(report))
-      let error = URLError(
-        .resourceUnavailable,
-        userInfo: [
-          NSLocalizedDescriptionKey: report,
-          NSURLErrorFailingURLErrorKey: request.url,
-        ])
-      return .now(finish(.error(error), for: request, stub: nil, index: index))
-    case .respond(let response):
-      return .now(finish(response, for: request, stub: nil, index: index))
-    case .passthrough:
-      let session = passthroughSession
-      return .later { [self] in
-        let response: Response
-        do {
-          let (data, urlResponse) = try await session.data(for: request.urlRequest)
-          let http = urlResponse as? HTTPURLResponse
-          var headers = HTTPHeaders()
-          for (name, value) in (http?.allHeaderFields ?? [:]) {
-            headers.add("\(name)", "\(value)")
-          }
-          response = Response(status: http?.statusCode ?? 200, headers: headers, body: data)
-        } catch {
-          response = .error(error)
-        }
-        return finish(response, for: request, stub: nil, index: index)
-      }
-    }
-  }
-
-  /// The session stored in the backend, made by `make` on first use.
-  func cachedSession(_ make: () -> URLSession) -> URLSession {
-    state.withLock { state in
-      if let session = state.session { return session }
-      let session = make()
-      state.session = session
-      return session
-    }
-  }
-
-  private var passthroughSession: URLSession {
-    state.withLock { state in
-      if let session = state.passthroughSession { return session }
-      let session = URLSession(configuration: .ephemeral)
-      state.passthroughSession = session
-      return session
-    }
-  }
-
-  /// Turns a response into what is delivered, and journals it.
-  private func finish(_ response: Response, for request: Request, stub: StubHandle?, index: Int) -> Delivery {
-    let delivery = Delivery.make(response, for: request)
-    state.withLock { state in
-      guard index < state.journal.count else { return }  // the journal was cleared meanwhile
-      state.journal[index].request = request
-      state.journal[index].stub = stub
-      switch delivery {
-      case .success(let answer):
-        var journaled = response
-        journaled.headers = answer.headers
-        state.journal[index].response = journaled
-      case .failure(let error):
-        state.journal[index].error = error
-      }
-    }
-    if case .failure(let error) = delivery, let problem = error as? DoppelError {
-      issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
-    }
-    return delivery
-  }
-
-  // MARK: In-memory answers
-
-  /// Answers a request directly, without `URLSession`: the same stubs, journal and diagnostics.
-  ///
-  /// - Throws: the stubbed error, or for an unmatched request (by default) a `URLError` whose
-  ///   description is the near-miss report.
-  public func respond(to request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    let delivery: Delivery
-    switch resolve(Request(request)) {
-    case .now(let now): delivery = now
-    case .later(let work): delivery = await work()
-    }
-    switch delivery {
-    case .success(let answer): return (answer.body, answer.httpURLResponse)
-    case .failure(let error): throw error
-    }
-  }
 }
 
 extension Request {

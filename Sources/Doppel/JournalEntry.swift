@@ -13,6 +13,11 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// field, and the fix).
   public internal(set) var unmatchedReport: String?
 
+  init(request: Request, stub: StubHandle? = nil) {
+    self.request = request
+    self.stub = stub
+  }
+
   /// Whether a stub answered.
   public var isMatched: Bool { stub != nil }
 

@@ -52,7 +52,12 @@ extension Matcher {
   /// Requires a form body (`application/x-www-form-urlencoded`) holding these fields, in any order,
   /// among possibly others. `+` in the body counts as a space, as in HTML forms.
   public static func formBody(_ fields: KeyValuePairs<String, String>) -> Matcher {
-    let wanted = fields.map { QueryItem(name: $0.key, value: $0.value) }
+    formBody(items: fields.map { ($0.key, $0.value) })
+  }
+
+  /// ``formBody(_:)`` for fields known only at run time (a manifest's `form`).
+  static func formBody(items fields: [(String, String)]) -> Matcher {
+    let wanted = fields.map { QueryItem(name: $0.0, value: $0.1) }
     let shown = describe(wanted)
     return Matcher(
       Condition(

@@ -3,13 +3,13 @@
 enum NearMissReport {
   static let shown = 3
 
-  static func make(for request: Request, stubs: [StubHandle]) -> String {
+  static func make(for request: Request, stubs: [StubHandle], state: String) -> String {
     var lines = ["No stub matched \(request.method) \(request.url.absoluteString)"]
     if let body = request.body, !body.isEmpty {
       lines.append("  body: \(Matcher.summarize(body))")
     }
     let invalid = stubs.filter { $0.matcher.problem != nil }
-    let ranked = rank(request, stubs.filter { $0.matcher.problem == nil })
+    let ranked = rank(request, stubs.filter { $0.matcher.problem == nil }, state: state)
     if stubs.isEmpty {
       lines.append("The backend has no stubs.")
       lines.append(
@@ -50,9 +50,13 @@ enum NearMissReport {
     let passed: Int
   }
 
-  private static func rank(_ request: Request, _ stubs: [StubHandle]) -> [Candidate] {
+  private static func rank(_ request: Request, _ stubs: [StubHandle], state: String) -> [Candidate] {
     let candidates = stubs.map { stub -> Candidate in
       var lines = stub.matcher.check(request)
+      if let required = stub.requiredState {
+        lines.append(
+          Matcher.CheckLine(passed: required == state, field: "state", expected: required, actual: state))
+      }
       if lines.allSatisfy(\.passed), stub.isExhausted {
         let answered = stub.callCount
         lines.append(

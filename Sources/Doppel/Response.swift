@@ -26,6 +26,7 @@ public struct Response: Sendable {
   public var headers: HTTPHeaders
   var body: Body
   var failure: (any Error)?
+  var timing = Timing()
 
   /// Creates a response from its parts.
   public init(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {

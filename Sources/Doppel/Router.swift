@@ -70,7 +70,9 @@ final class Router: Sendable {
   var stubs: [StubHandle] { state.withLock { $0.all } }
 
   /// The newest stub that matches and still has answers left, with its call index and captures.
-  func resolve(_ request: Request) -> (stub: StubHandle, call: Int, captures: [String: String])? {
+  func resolve(
+    _ request: Request, machine: Locked<String>
+  ) -> (stub: StubHandle, call: Int, captures: [String: String])? {
     // Copying the arrays out is a retain each; matching runs outside the lock so user closures can
     // call back into the backend.
     let (byPath, byHost, scanned) = state.withLock { state in
@@ -96,7 +98,7 @@ final class Router: Sendable {
       } else {
         return nil
       }
-      if let captures = candidate.matcher.evaluate(request), let call = candidate.claim() {
+      if let captures = candidate.matcher.evaluate(request), let call = candidate.claim(machine: machine) {
         return (candidate, call, captures)
       }
     }

@@ -28,6 +28,8 @@ public final class StubHandle: Sendable, CustomStringConvertible {
     var calls = 0
     var removed = false
     var expected: ClosedRange<Int>?
+    var requiredState: String?
+    var nextState: String?
   }
 
   init(
@@ -78,6 +80,36 @@ public final class StubHandle: Sendable, CustomStringConvertible {
     return self
   }
 
+  /// Makes the stub answer only while the backend's ``Backend/scenarioState`` is `state`; in other
+  /// states requests go on to other stubs. With ``setsState(_:)`` this models a backend whose
+  /// answers change after a request, as in:
+  ///
+  /// ```swift
+  /// backend.stub(.get("/me"), .status(401))
+  /// backend.stub(.post("/login"), .status(200)).setsState("loggedIn")
+  /// backend.stub(.get("/me"), .json(me)).requiresState("loggedIn")
+  /// ```
+  @discardableResult
+  public func requiresState(_ state: String) -> StubHandle {
+    self.state.withLock { $0.requiredState = state }
+    return self
+  }
+
+  /// Moves the backend's ``Backend/scenarioState`` to `state` each time this stub answers. The
+  /// check of ``requiresState(_:)`` and the move happen together, so concurrent requests see a
+  /// consistent state.
+  @discardableResult
+  public func setsState(_ state: String) -> StubHandle {
+    self.state.withLock { $0.nextState = state }
+    return self
+  }
+
+  /// The state this stub requires, if any.
+  public var requiredState: String? { state.withLock { $0.requiredState } }
+
+  /// The state this stub moves the backend to, if any.
+  public var nextState: String? { state.withLock { $0.nextState } }
+
   /// Whether ``remove()`` was called.
   public var isRemoved: Bool { state.withLock { $0.removed } }
 
@@ -88,6 +120,19 @@ public final class StubHandle: Sendable, CustomStringConvertible {
       return !state.removed
     }
     if first { onRemove(self) }
+  }
+
+  /// Takes one answer, checking and moving the backend's state together when the stub is
+  /// stateful: the call index (from 0), or `nil`.
+  func claim(machine: Locked<String>) -> Int? {
+    let (required, next) = state.withLock { ($0.requiredState, $0.nextState) }
+    if required == nil && next == nil { return claim() }
+    return machine.withLock { current -> Int? in
+      if let required, current != required { return nil }
+      guard let call = claim() else { return nil }
+      if let next { current = next }
+      return call
+    }
   }
 
   /// Takes one answer: the call index (from 0), or `nil` when removed or used up.

@@ -53,8 +53,8 @@ import Testing
     let classA = ScopedProtocolClass.make(for: a.id)
     let classB = ScopedProtocolClass.make(for: b.id)
     #expect(classA != classB)
-    #expect(classA.backendID == a.id)
-    #expect(classB.backendID == b.id)
-    #expect(ScopedProtocolClass.make(for: 0xDEAD_BEEF).backendID == 0xDEAD_BEEF)
+    #expect(classA.routeID == a.id)
+    #expect(classB.routeID == b.id)
+    #expect(ScopedProtocolClass.make(for: 0xDEAD_BEEF).routeID == 0xDEAD_BEEF)
   }
 }

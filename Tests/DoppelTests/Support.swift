@@ -54,3 +54,17 @@ extension Backend {
     }
   }
 }
+
+/// Expects `body` to throw a `URLError` with `code`.
+func expectURLError(
+  _ code: URLError.Code, sourceLocation: Testing.SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
+  do {
+    try await body()
+    Issue.record("expected URLError \(code.rawValue), got no error", sourceLocation: sourceLocation)
+  } catch let error as URLError {
+    #expect(error.code == code, sourceLocation: sourceLocation)
+  } catch {
+    Issue.record("expected URLError \(code.rawValue), got \(error)", sourceLocation: sourceLocation)
+  }
+}

@@ -26,7 +26,8 @@ extension Backend {
   public func configuration(basedOn base: URLSessionConfiguration) -> URLSessionConfiguration {
     let configuration = (base.copy() as? URLSessionConfiguration) ?? .ephemeral
     let others = (base.protocolClasses ?? []).filter { !($0 is DoppelURLProtocol.Type) }
-    configuration.protocolClasses = [ScopedProtocolClass.make(for: id)] + others
+    let route = BackendRegistry.shared.addRoute(to: self, configuration: configuration)
+    configuration.protocolClasses = [ScopedProtocolClass.make(for: route)] + others
     return configuration
   }
 

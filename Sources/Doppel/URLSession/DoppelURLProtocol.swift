@@ -8,24 +8,32 @@ import Foundation
 /// the answer back through the `URLProtocolClient`.
 ///
 /// Delivery rules (see the Linux notes in the README):
-/// - An answer known at once is delivered synchronously inside `startLoading`, on the session's
-///   own queue. On Linux, calling the client from any other thread crashes URLSession once two
-///   requests are in flight.
-/// - An answer that needs time (a closure responder, a passthrough request) is computed in a task;
-///   when it is ready, on Linux, the protocol suspends and resumes its own URLSession task so that
-///   URLSession calls `startLoading` again on its queue, where the answer is delivered ("the hop").
-///   The `stopLoading` caused by that suspend is ignored.
+/// - An answer known at once, with no timing, is delivered synchronously inside `startLoading`, on
+///   the session's own queue. On Linux, calling the client from any other thread crashes URLSession
+///   once two requests are in flight.
+/// - Anything that takes time (latency, paced bodies, closure responders, passthrough) runs in a
+///   driver task on the backend's clock. On Linux, each time something is ready the protocol
+///   suspends and resumes its own task, so that URLSession calls `startLoading` again on its queue,
+///   where the pending steps are delivered ("the hop"). The `stopLoading` that hop causes is ignored.
 /// - Delivery and `stopLoading` share one lock, so nothing is delivered once the task is stopped.
+/// - Cancellation stops the driver; the caller gets `URLError(.cancelled)` from URLSession.
+/// - A user's own `suspend()` pauses delivery once the response has started, and restarts the
+///   request on `resume()` when it was still waiting for its head.
 class DoppelURLProtocol: URLProtocol {
-  /// The backend this class routes to; 0 means none.
-  class var backendID: UInt32 { 0 }
+  /// The route (backend and session configuration) this class serves; 0 means none.
+  class var routeID: UInt32 { 0 }
 
   private struct Loading {
+    /// Bumped on every fresh start, so a driver from an abandoned start delivers nothing.
+    var generation = 0
     var stopped = false
     var finished = false
+    var headSent = false
+    var pausedByUser = false
+    /// A suspend/resume hop is on its way to `startLoading`.
     var hopping = false
-    var pending: Delivery?
-    var work: Task<Void, Never>?
+    var pending: [Playback.Step] = []
+    var driver: Task<Void, Never>?
   }
 
   private let loading = Locked(Loading())
@@ -37,81 +45,179 @@ class DoppelURLProtocol: URLProtocol {
   override class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool { false }
 
   override func startLoading() {
-    let returning = loading.withLock { state -> Delivery? in
-      guard state.hopping, let pending = state.pending else {
-        // A first start, or a restart after the user's own suspend/resume: start over.
-        state = Loading()
-        return nil
-      }
-      state.pending = nil
-      state.hopping = false
-      return pending
+    enum Start {
+      case fresh(generation: Int)
+      case deliverPending
     }
-    if let returning {
-      deliver(returning)
-      return
-    }
-    let id = Self.backendID
-    guard let backend = BackendRegistry.shared.backend(id) else {
-      deliver(.failure(DoppelError(Self.missingBackendMessage(id: id, request: request))))
-      return
-    }
-    switch backend.resolve(Request(request)) {
-    case .now(let delivery):
-      deliver(delivery)
-    case .later(let work):
-      let this = UncheckedSendable(self)
-      let task = Task {
-        let delivery = await work()
-        this.value.deliverLater(delivery)
+    let start = loading.withLock { state -> Start in
+      if state.hopping || (state.pausedByUser && !state.stopped) {
+        state.hopping = false
+        state.pausedByUser = false
+        return .deliverPending
       }
-      let cancelNow = loading.withLock { state -> Bool in
-        state.work = task
-        return state.stopped
+      // A first start, or a restart after the user's suspend/resume before any response: start over.
+      state.driver?.cancel()
+      let next = state.generation + 1
+      state = Loading(generation: next)
+      return .fresh(generation: next)
+    }
+    switch start {
+    case .deliverPending:
+      loading.withLock { state in
+        let steps = state.pending
+        state.pending = []
+        perform(steps, &state)
       }
-      if cancelNow { task.cancel() }
+    case .fresh(let generation):
+      begin(generation: generation)
     }
   }
 
-  override func stopLoading() {
-    let work = loading.withLock { state -> Task<Void, Never>? in
-      if state.hopping { return nil }  // the stop our own suspend/resume hop causes
-      state.stopped = true
-      defer { state.work = nil }
-      return state.work
+  private func begin(generation: Int) {
+    let routeID = Self.routeID
+    guard let route = BackendRegistry.shared.route(routeID), let backend = route.backend.object else {
+      let failure = DoppelError(Self.missingBackendMessage(id: routeID, request: request))
+      loading.withLock { perform([.fail(failure)], &$0) }
+      return
     }
-    work?.cancel()
+    let settings = SessionSettings(route.configuration?.value)
+    let context = Backend.Context(followRedirects: true, cookies: settings.cookies)
+    let plan = backend.plan(for: Request(request), context: context)
+    if case .now(let playback) = plan, playback.timing.isImmediate {
+      let steps = playback.beats(streaming: false).flatMap(\.steps)
+      loading.withLock { perform(steps, &$0) }
+      return
+    }
+    let streaming = task.map(SessionInternals.streamsToDelegate) ?? false
+    let timeouts = settings.timeouts(for: request)
+    let clock = backend.clockBox
+    let this = UncheckedSendable(self)
+    let driver = Task {
+      await this.value.drive(plan, clock: clock, timeouts: timeouts, streaming: streaming, generation: generation)
+    }
+    let cancelNow = loading.withLock { state -> Bool in
+      guard state.generation == generation else { return true }
+      state.driver = driver
+      return state.stopped
+    }
+    if cancelNow { driver.cancel() }
   }
 
-  private func deliverLater(_ delivery: Delivery) {
+  /// Plays a playback back in time: waits on the clock, then hands each beat's steps over.
+  private func drive(
+    _ plan: Backend.Plan, clock: ClockBox, timeouts: SessionSettings.Timeouts, streaming: Bool, generation: Int
+  ) async {
+    let playback = await plan.value()
+    let url = request.url
+    var elapsed = Duration.zero
+    func timedOut(after limit: Duration) async {
+      guard await clock.sleep(for: limit) else { return }
+      var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "The request timed out."]
+      if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
+      hand([.fail(URLError(.timedOut, userInfo: userInfo))], generation: generation)
+    }
+    for beat in playback.beats(streaming: streaming) {
+      if beat.wait > .zero {
+        let allowed = min(timeouts.idle, timeouts.total - elapsed)
+        if beat.wait > allowed {
+          await timedOut(after: allowed)
+          return
+        }
+        guard await clock.sleep(for: beat.wait) else { return }
+        elapsed += beat.wait
+      }
+      hand(beat.steps, generation: generation)
+    }
+    if playback.timing.never {
+      await timedOut(after: min(timeouts.idle, timeouts.total - elapsed))
+    }
+  }
+
+  /// Hands steps to the session: through the hop on Linux, directly elsewhere.
+  private func hand(_ steps: [Playback.Step], generation: Int) {
+    guard !steps.isEmpty else { return }
     #if canImport(FoundationNetworking)
       let hop = loading.withLock { state -> Bool in
-        guard !state.stopped, !state.finished else { return false }
-        state.pending = delivery
+        guard state.generation == generation, !state.stopped, !state.finished else { return false }
+        state.pending += steps
+        if state.hopping { return false }  // a hop is on its way and delivers these too
         state.hopping = true
         return true
       }
       guard hop, let task else { return }
       task.suspend()
       task.resume()
+      if task.state == .canceling || task.state == .completed {
+        loading.withLock { state in
+          state.stopped = true
+          state.hopping = false
+          state.pending = []
+        }
+      }
     #else
-      deliver(delivery)
+      loading.withLock { state in
+        guard state.generation == generation else { return }
+        perform(steps, &state)
+      }
     #endif
   }
 
-  private func deliver(_ delivery: Delivery) {
-    loading.withLock { state in
-      guard !state.stopped, !state.finished, let client else { return }
-      state.finished = true
-      switch delivery {
-      case .success(let answer):
-        client.urlProtocol(self, didReceive: answer.httpURLResponse, cacheStoragePolicy: .notAllowed)
-        if !answer.body.isEmpty { client.urlProtocol(self, didLoad: answer.body) }
+  override func stopLoading() {
+    let driver = loading.withLock { state -> Task<Void, Never>? in
+      let taskState = task?.state
+      let cancelled = taskState == .canceling || taskState == .completed
+      if state.hopping && !cancelled { return nil }  // the stop our own suspend/resume hop causes
+      if taskState == .suspended && state.headSent && !state.finished {
+        state.pausedByUser = true  // the user's own suspend mid-response: keep going on resume
+        return nil
+      }
+      state.stopped = true
+      defer { state.driver = nil }
+      return state.driver
+    }
+    driver?.cancel()
+  }
+
+  /// Calls the client for each step, unless the task was stopped or is finished.
+  private func perform(_ steps: [Playback.Step], _ state: inout Loading) {
+    guard let client else { return }
+    for step in steps {
+      guard !state.stopped, !state.finished else { return }
+      switch step {
+      case .head(let answer):
+        state.headSent = true
+        client.urlProtocol(self, didReceive: Self.urlResponse(for: answer), cacheStoragePolicy: .notAllowed)
+      case .data(let data):
+        client.urlProtocol(self, didLoad: data)
+      case .finish:
+        state.finished = true
         client.urlProtocolDidFinishLoading(self)
-      case .failure(let error):
+      case .fail(let error):
+        state.finished = true
         client.urlProtocol(self, didFailWithError: Self.callerError(error, url: request.url))
       }
     }
+  }
+
+  /// The response as URLSession receives it.
+  ///
+  /// On Linux, FoundationNetworking never completes a 401 that carries `WWW-Authenticate` (it starts
+  /// an authentication it cannot finish, and crashes parsing a challenge without a realm), and it
+  /// finds the header under any spelling. The challenge is therefore delivered there as
+  /// `X-Doppel-WWW-Authenticate`; status, body and other headers are unchanged, and the journal keeps
+  /// the original header.
+  static func urlResponse(for answer: Delivery.Answer) -> HTTPURLResponse {
+    #if canImport(FoundationNetworking)
+      if answer.status == 401, answer.headers.contains("WWW-Authenticate") {
+        var headers = answer.headers
+        let values = headers.values(for: "WWW-Authenticate")
+        headers.remove("WWW-Authenticate")
+        for value in values { headers.add("X-Doppel-WWW-Authenticate", value) }
+        return Delivery.Answer(url: answer.url, status: answer.status, headers: headers, body: answer.body)
+          .httpURLResponse
+      }
+    #endif
+    return answer.httpURLResponse
   }
 
   /// Doppel's own errors reach URLSession callers as `URLError(.resourceUnavailable)` whose
@@ -135,10 +241,11 @@ class DoppelURLProtocol: URLProtocol {
   }
 }
 
-/// Carries a non-Sendable value into a task.
+/// Carries a non-Sendable value into a task or a Sendable type.
 struct UncheckedSendable<Value>: @unchecked Sendable {
   // Safe where used: a URLProtocol instance is only touched through `Locked` state, the
-  // thread-safe `task.suspend()`/`resume()`, and client calls made under that lock.
+  // thread-safe `task.suspend()`/`resume()`, and client calls made under that lock; a
+  // URLSessionConfiguration is only read.
   let value: Value
   init(_ value: Value) { self.value = value }
 }

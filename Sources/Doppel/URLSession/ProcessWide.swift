@@ -6,9 +6,9 @@ import Foundation
 
 /// The URLProtocol class registered with `URLProtocol.registerClass` for process-wide interception.
 final class ProcessWideURLProtocol: DoppelURLProtocol {
-  override class var backendID: UInt32 { ProcessWide.state.withLock { $0.backend } }
+  override class var routeID: UInt32 { ProcessWide.state.withLock { $0.backend } }
 
-  override class func canInit(with request: URLRequest) -> Bool { backendID != 0 }
+  override class func canInit(with request: URLRequest) -> Bool { routeID != 0 }
 }
 
 enum ProcessWide {

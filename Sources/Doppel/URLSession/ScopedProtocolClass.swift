@@ -31,7 +31,7 @@ enum Bit1<Rest: ScopeNumber>: ScopeNumber {
 }
 
 final class ScopedURLProtocol<Number: ScopeNumber>: DoppelURLProtocol {
-  override class var backendID: UInt32 { Number.number }
+  override class var routeID: UInt32 { Number.number }
 }
 
 enum ScopedProtocolClass {

@@ -1,0 +1,244 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension Backend {
+  /// What a front door passes along with a request.
+  struct Context: Sendable {
+    /// Follow redirects (URLSession and in-memory doors do; a server door leaves that to its client).
+    var followRedirects = true
+    /// The caller's cookie storage: stored cookies are sent, `Set-Cookie` is stored.
+    var cookies: CookieJar?
+  }
+
+  /// What a front door plays back, now or after some work.
+  enum Plan: Sendable {
+    case now(Playback)
+    case later(@Sendable () async -> Playback)
+
+    func value() async -> Playback {
+      switch self {
+      case .now(let playback): return playback
+      case .later(let work): return await work()
+      }
+    }
+  }
+
+  /// Resolves a request, following redirects when the context says so.
+  func plan(for request: Request, context: Context) -> Plan {
+    plan(request, context, hops: 0)
+  }
+
+  private func plan(_ request: Request, _ context: Context, hops: Int) -> Plan {
+    let first = resolveOnce(request, context)
+    guard context.followRedirects else { return first }
+    switch first {
+    case .now(let playback):
+      return follow(playback, from: request, context, hops)
+    case .later(let work):
+      return .later { [self] in
+        await follow(await work(), from: request, context, hops).value()
+      }
+    }
+  }
+
+  private func follow(_ playback: Playback, from request: Request, _ context: Context, _ hops: Int) -> Plan {
+    guard playback.timing.followRedirects, followsRedirects, case .success(let answer) = playback.delivery,
+      let next = Redirect.next(after: request, answer: answer)
+    else { return .now(playback) }
+    guard hops < Redirect.limit else {
+      let error = URLError(
+        .httpTooManyRedirects,
+        userInfo: [
+          NSLocalizedDescriptionKey:
+            "\(request) redirected more than \(Redirect.limit) times. Check the stubs' Location headers for a loop.",
+          NSURLErrorFailingURLErrorKey: request.url,
+        ])
+      return .now(Playback(delivery: .failure(error), timing: playback.timing))
+    }
+    // The redirect's own latency comes before the next answer's.
+    let latency = playback.timing.delay
+    @Sendable func delayed(_ playback: Playback) -> Playback {
+      var copy = playback
+      copy.timing.delay += latency
+      return copy
+    }
+    switch plan(next, context, hops: hops + 1) {
+    case .now(let final): return .now(delayed(final))
+    case .later(let work): return .later { delayed(await work()) }
+    }
+  }
+
+  /// Finds the stub for one request (no redirects), journals it, and returns how to answer it.
+  private func resolveOnce(_ incoming: Request, _ context: Context) -> Plan {
+    let incoming = context.cookies?.addingCookies(to: incoming) ?? incoming
+    guard let (stub, call, captures) = router.resolve(incoming, machine: machine) else {
+      return unmatched(incoming, context)
+    }
+    var matched = incoming
+    matched.pathParameters = captures
+    let request = matched
+    if let response = stub.responder.immediate(call: call, stub: stub) {
+      return .now(finish(response, for: request, stub: stub, entry: nil, context))
+    }
+    guard case .handler(let handler) = stub.responder.kind else {
+      return .now(finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
+    }
+    let entry = journal(JournalEntry(request: request, stub: stub))
+    return .later { [self] in
+      let response: Response
+      do {
+        response = try await handler.respond(request)
+      } catch {
+        response = .error(error)
+      }
+      return finish(response, for: request, stub: stub, entry: entry, context)
+    }
+  }
+
+  private func unmatched(_ request: Request, _ context: Context) -> Plan {
+    let report = NearMissReport.make(for: request, stubs: router.stubs, state: scenarioState)
+    let (policy, reporter) = state.withLock { ($0.unmatchedPolicy, $0.issueReporter) }
+    var entry = JournalEntry(request: request)
+    entry.unmatchedReport = report
+    switch policy.kind {
+    case .fail:
+      reporter.report(DoppelIssue(report))
+      let error = URLError(
+        .resourceUnavailable,
+        userInfo: [NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url])
+      return .now(finish(.error(error), for: request, stub: nil, entry: nil, context, unmatched: entry))
+    case .respond(let response):
+      return .now(finish(response, for: request, stub: nil, entry: nil, context, unmatched: entry))
+    case .passthrough:
+      let session = passthroughSession
+      let index = journal(entry)
+      return .later { [self] in
+        let response: Response
+        do {
+          let (data, urlResponse) = try await session.data(for: request.urlRequest)
+          let http = urlResponse as? HTTPURLResponse
+          var headers = HTTPHeaders()
+          for (name, value) in (http?.allHeaderFields ?? [:]) {
+            headers.add("\(name)", "\(value)")
+          }
+          response = Response(status: http?.statusCode ?? 200, headers: headers, body: data)
+        } catch {
+          response = .error(error)
+        }
+        return finish(response, for: request, stub: nil, entry: index, context)
+      }
+    }
+  }
+
+  /// Appends an entry to the journal; returns a reference to update it later.
+  private func journal(_ entry: JournalEntry) -> JournalSlot {
+    state.withLock { state in
+      state.journal.append(entry)
+      return JournalSlot(index: state.journal.count - 1, generation: state.journalGeneration)
+    }
+  }
+
+  /// Turns a response into a playback, stores its cookies, and journals it: appending a new entry
+  /// (`entry == nil`) or completing the one made when the request arrived.
+  private func finish(
+    _ response: Response, for request: Request, stub: StubHandle?, entry slot: JournalSlot?, _ context: Context,
+    unmatched: JournalEntry? = nil
+  ) -> Playback {
+    let delivery = Delivery.make(response, for: request)
+    if case .success(let answer) = delivery { context.cookies?.store(from: answer) }
+    var entry = unmatched ?? JournalEntry(request: request, stub: stub)
+    switch delivery {
+    case .success(let answer):
+      var journaled = response
+      journaled.headers = answer.headers
+      entry.response = journaled
+    case .failure(let error):
+      entry.error = error
+    }
+    state.withLock { state in
+      if let slot {
+        guard slot.generation == state.journalGeneration, slot.index < state.journal.count else { return }
+        state.journal[slot.index] = entry
+      } else {
+        state.journal.append(entry)
+      }
+    }
+    if case .failure(let error) = delivery, let problem = error as? DoppelError {
+      issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
+    }
+    return Playback(delivery: delivery, timing: response.timing)
+  }
+
+  /// The session stored in the backend, made by `make` on first use.
+  func cachedSession(_ make: () -> URLSession) -> URLSession {
+    state.withLock { state in
+      if let session = state.session { return session }
+      let session = make()
+      state.session = session
+      return session
+    }
+  }
+
+  private var passthroughSession: URLSession {
+    state.withLock { state in
+      if let session = state.passthroughSession { return session }
+      let session = URLSession(configuration: .ephemeral)
+      state.passthroughSession = session
+      return session
+    }
+  }
+
+  // MARK: In-memory answers
+
+  /// Answers a request directly, without `URLSession`: the same stubs, journal, diagnostics, delays
+  /// (on the backend's clock) and redirects.
+  ///
+  /// - Throws: the stubbed error, `URLError(.networkConnectionLost)` for a dropped connection,
+  ///   `URLError(.timedOut)` for a response that never comes (after the request's
+  ///   `timeoutInterval`), `CancellationError` when the task is cancelled, or for an unmatched
+  ///   request (by default) a `URLError` whose description is the near-miss report.
+  public func respond(to request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let playback = await plan(for: Request(request), context: Context()).value()
+    let timing = playback.timing
+    if timing.isImmediate {
+      switch playback.delivery {
+      case .success(let answer): return (answer.body, answer.httpURLResponse)
+      case .failure(let error): throw error
+      }
+    }
+    let timeout = Duration.seconds(request.timeoutInterval)
+    var waited = Duration.zero
+    for beat in playback.beats(streaming: false) {
+      if beat.wait > .zero {
+        guard waited + beat.wait <= timeout else {
+          _ = await clockBox.sleep(for: timeout - waited)
+          try Task.checkCancellation()
+          throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+        }
+        guard await clockBox.sleep(for: beat.wait) else { throw CancellationError() }
+        waited += beat.wait
+      }
+      for step in beat.steps {
+        if case .fail(let error) = step { throw error }
+      }
+    }
+    if timing.never {
+      guard await clockBox.sleep(for: timeout) else { throw CancellationError() }
+      throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+    }
+    switch playback.delivery {
+    case .success(let answer): return (answer.body, answer.httpURLResponse)
+    case .failure(let error): throw error
+    }
+  }
+}
+
+/// Where a journal entry made before its answer was known lives, so it can be completed. The
+/// generation changes when the journal is cleared, so a stale slot is ignored.
+struct JournalSlot: Sendable {
+  let index: Int
+  let generation: Int
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A resolved answer and how to play it back in time.
+struct Playback: Sendable {
+  var delivery: Delivery
+  var timing: Timing
+
+  /// One thing a front door does with its caller.
+  enum Step: Sendable {
+    case head(Delivery.Answer)
+    case data(Data)
+    case finish
+    case fail(any Error)
+  }
+
+  /// Steps to perform after waiting `wait`.
+  struct Beat: Sendable {
+    var wait: Duration
+    var steps: [Step]
+  }
+
+  /// The beats of the playback. With `streaming`, each body piece is its own step; without it, the
+  /// body is delivered whole with the last piece (URLSession on Linux hands completion-handler and
+  /// `async` callers only the last piece it was given).
+  func beats(streaming: Bool) -> [Beat] {
+    if timing.never { return [] }
+    guard case .success(let answer) = delivery else {
+      guard case .failure(let error) = delivery else { return [] }
+      return [Beat(wait: timing.delay, steps: [.fail(error)])]
+    }
+    var body = answer.body
+    var failure: (any Error)?
+    if let limit = timing.dropAfterBytes, limit < body.count {
+      body = body.prefix(limit)
+      failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
+    }
+    let pieces = Self.pieces(of: body, pacing: timing.pacing)
+    let end: Step = failure.map { .fail($0) } ?? .finish
+    var beats = [Beat(wait: timing.delay, steps: [.head(answer)])]
+    if streaming {
+      for (index, piece) in pieces.enumerated() {
+        let step = Step.data(piece.data)
+        if index == 0 { beats[0].steps.append(step) } else { beats.append(Beat(wait: piece.wait, steps: [step])) }
+      }
+      beats[beats.count - 1].steps.append(end)
+    } else {
+      for piece in pieces.dropFirst() { beats.append(Beat(wait: piece.wait, steps: [])) }
+      if !body.isEmpty { beats[beats.count - 1].steps.append(.data(body)) }
+      beats[beats.count - 1].steps.append(end)
+    }
+    return beats
+  }
+
+  private static func pieces(of body: Data, pacing: Timing.Pacing?) -> [(wait: Duration, data: Data)] {
+    guard !body.isEmpty else { return [] }
+    let size: Int
+    let interval: Duration
+    switch pacing {
+    case nil:
+      return [(.zero, body)]
+    case .chunks(let chunk, let every):
+      size = chunk
+      interval = every
+    case .throttle(let rate):
+      size = max(1, rate / 20)
+      interval = .nanoseconds(Int64((Double(size) / Double(rate)) * 1e9))
+    }
+    var result: [(Duration, Data)] = []
+    var start = body.startIndex
+    while start < body.endIndex {
+      let end = body.index(start, offsetBy: size, limitedBy: body.endIndex) ?? body.endIndex
+      result.append((result.isEmpty && pacing.isChunks ? .zero : interval, Data(body[start..<end])))
+      start = end
+    }
+    return result
+  }
+}
+
+extension Optional where Wrapped == Timing.Pacing {
+  fileprivate var isChunks: Bool {
+    if case .chunks? = self { return true }
+    return false
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What the front door reads from the configuration of the session a request came from.
+struct SessionSettings {
+  struct Timeouts: Sendable {
+    /// The longest wait for the head or between body pieces.
+    var idle: Duration
+    /// The longest the whole request may take.
+    var total: Duration
+  }
+
+  private let configuration: URLSessionConfiguration?
+
+  init(_ configuration: URLSessionConfiguration?) { self.configuration = configuration }
+
+  /// The session's cookie storage, when it sends and stores cookies.
+  var cookies: CookieJar? {
+    guard let configuration, configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage
+    else { return nil }
+    return CookieJar(storage: storage, acceptPolicy: configuration.httpCookieAcceptPolicy)
+  }
+
+  /// The timeouts for `request`: its own `timeoutInterval` when it was set (anything but
+  /// URLRequest's default of 60 seconds), else the session's `timeoutIntervalForRequest`; and the
+  /// session's `timeoutIntervalForResource`. A custom URLProtocol never sees the session's values
+  /// on Linux, which is why Doppel keeps the configuration it made.
+  func timeouts(for request: URLRequest) -> Timeouts {
+    let requestDefault: TimeInterval = 60
+    var idle = request.timeoutInterval
+    if idle == requestDefault, let configured = configuration?.timeoutIntervalForRequest { idle = configured }
+    let total = configuration?.timeoutIntervalForResource ?? 7 * 24 * 3600
+    return Timeouts(idle: .seconds(idle), total: .seconds(total))
+  }
+}
+
+/// Reads what FoundationNetworking keeps private, with a safe answer when it cannot.
+enum SessionInternals {
+  /// Whether the task's callbacks go to a session delegate (so body pieces can be streamed to it),
+  /// rather than to a completion handler or an `async` caller, which on Linux receive only the last
+  /// piece given to URLSession. Must be called on the session's queue (inside `startLoading`).
+  /// When the internals cannot be read, `false`: the body is then delivered whole, which is correct
+  /// for every caller.
+  static func streamsToDelegate(_ task: URLSessionTask) -> Bool {
+    #if canImport(FoundationNetworking)
+      guard let session = child("session", of: task),
+        let registry = child("taskRegistry", of: session),
+        let behaviours = child("behaviours", of: registry) as? [Int: Any],
+        let behaviour = behaviours[task.taskIdentifier]
+      else { return false }
+      return String(describing: behaviour) == "callDelegate"
+    #else
+      return true
+    #endif
+  }
+
+  private static func child(_ name: String, of subject: Any) -> Any? {
+    var mirror: Mirror? = Mirror(reflecting: subject)
+    while let current = mirror {
+      if let value = current.children.first(where: { $0.label == name })?.value { return unwrap(value) }
+      mirror = current.superclassMirror
+    }
+    return nil
+  }
+
+  private static func unwrap(_ value: Any) -> Any? {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional else { return value }
+    return mirror.children.first.map { unwrap($0.value) } ?? nil
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct RedirectTests {
+  @Test func aRelativeRedirectIsFollowedToTheFinalResponse() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://a.com/old"), .redirect(to: "/new", status: 301))
+    backend.stub(.get("https://a.com/new"), .text("moved here"))
+    let (data, response) = try await backend.session.data(from: URL(string: "https://a.com/old")!)
+    #expect(String(decoding: data, as: UTF8.self) == "moved here")
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect(response.url?.absoluteString == "https://a.com/new")
+    #expect(backend.requests.map(\.url.absoluteString) == ["https://a.com/old", "https://a.com/new"])
+  }
+
+  @Test func postBecomesGetOn302And303ButNotOn307And308() async throws {
+    let backend = quietBackend()
+    for status in [301, 302, 303, 307, 308] {
+      backend.stub(.post("/submit/\(status)"), .redirect(to: "https://b.com/landing/\(status)", status: status))
+    }
+    backend.stub(.url("/landing/{status}")) { request in
+      .text("\(request.method) \(request.bodyText ?? "no body")")
+    }
+    var results: [String] = []
+    for status in [301, 302, 303, 307, 308] {
+      results.append(try await backend.send(.post, "https://a.com/submit/\(status)", body: Data("form".utf8)).body)
+    }
+    #expect(results == ["GET no body", "GET no body", "GET no body", "POST form", "POST form"])
+  }
+
+  @Test func aRedirectLoopFailsWithTooManyRedirects() async {
+    let backend = quietBackend()
+    backend.stub(.get("/a"), .redirect(to: "/b"))
+    backend.stub(.get("/b"), .redirect(to: "/a"))
+    #expect(await backend.outcome(.get, "https://a.com/a") == "URLError \(URLError.Code.httpTooManyRedirects.rawValue)")
+    #expect(backend.requests.count == Redirect.limit + 1)
+  }
+
+  @Test func followingCanBeTurnedOff() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("/old"), .redirect(to: "/new").notFollowed())
+    backend.stub(.get("/other"), .redirect(to: "/new", status: 308))
+    backend.stub(.get("/new"), .text("new"))
+    let (_, response) = try await backend.send(.get, "https://a.com/old")
+    #expect(response.statusCode == 302)
+    #expect(response.value(forHTTPHeaderField: "Location") == "/new")
+    backend.followsRedirects = false
+    #expect(try await backend.send(.get, "https://a.com/other").response.statusCode == 308)
+  }
+
+  @Test func redirectLatencyAddsUp() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    backend.stub(.get("/old"), Response.redirect(to: "/new").delayed(by: .seconds(1)))
+    backend.stub(.get("/new"), .text("new").delayed(by: .seconds(2)))
+    let load = Task { try await backend.session.data(from: URL(string: "https://a.com/old")!) }
+    await clock.waitForSleepers()
+    clock.advance(by: .seconds(2))
+    #expect(clock.sleeperCount == 1)
+    clock.advance(by: .seconds(1))
+    #expect(String(decoding: try await load.value.0, as: UTF8.self) == "new")
+  }
+}
+
+@Suite struct CookieTests {
+  @Test func aStubbedSetCookieLandsInTheSessionsStorageAndIsSentBack() async throws {
+    let backend = quietBackend()
+    backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc123; Path=/"))
+    backend.stub(.get("/me"), .status(401))
+    backend.stub(.get("/me") && .header("Cookie", "session=abc123"), .text("signed in"))
+    let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "doppel-\(UUID())")
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpCookieStorage = storage
+    let session = backend.makeSession(configuration: configuration)
+    var login = URLRequest(url: URL(string: "https://api.example.com/login")!)
+    login.httpMethod = "POST"
+    _ = try await session.data(for: login)
+    #expect(storage.cookies(for: URL(string: "https://api.example.com/")!)?.map(\.value) == ["abc123"])
+    let (data, _) = try await session.data(from: URL(string: "https://api.example.com/me")!)
+    #expect(String(decoding: data, as: UTF8.self) == "signed in")
+  }
+
+  @Test func cookiesAreNotStoredWhenTheSessionRefusesThem() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("/set"), .status(204).header("Set-Cookie", "a=1"))
+    let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "doppel-\(UUID())")
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpCookieStorage = storage
+    configuration.httpShouldSetCookies = false
+    _ = try await backend.makeSession(configuration: configuration).data(from: URL(string: "https://a.com/set")!)
+    #expect(storage.cookies?.isEmpty ?? true)
+  }
+}
+
+@Suite struct AuthenticationTests {
+  /// On Linux FoundationNetworking never completes a 401 carrying `WWW-Authenticate` (and crashes
+  /// on one without a realm), so the challenge is delivered as `X-Doppel-WWW-Authenticate` there.
+  @Test func a401WithAChallengeCompletes() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("/private"), .text("no", status: 401).header("WWW-Authenticate", "Basic realm=\"cats\""))
+    backend.stub(.get("/bearer"), .status(401).header("WWW-Authenticate", "Bearer"))
+    let (body, response) = try await backend.send(.get, "https://a.com/private")
+    #expect(body == "no")
+    #expect(response.statusCode == 401)
+    #if canImport(FoundationNetworking)
+      #expect(response.value(forHTTPHeaderField: "WWW-Authenticate") == nil)
+      #expect(response.value(forHTTPHeaderField: "X-Doppel-WWW-Authenticate") == "Basic realm=\"cats\"")
+    #else
+      #expect(response.value(forHTTPHeaderField: "WWW-Authenticate") == "Basic realm=\"cats\"")
+    #endif
+    #expect(try await backend.send(.get, "https://a.com/bearer").response.statusCode == 401)
+    #expect(backend.journal[0].response?.headers["WWW-Authenticate"] == "Basic realm=\"cats\"")
+  }
+}
+
+@Suite struct StatefulStubTests {
+  @Test func meIsUnauthorizedUntilLogin() async {
+    let backend = quietBackend()
+    backend.stub(.get("/me"), .status(401))
+    backend.stub(.post("/login"), .status(200)).setsState("loggedIn")
+    backend.stub(.get("/me"), .text("me")).requiresState("loggedIn")
+    backend.stub(.post("/logout"), .status(204)).requiresState("loggedIn").setsState("initial")
+    #expect(await backend.outcome(.get, "https://a.com/me") == "401 ")
+    #expect(await backend.outcome(.post, "https://a.com/login", body: "{}") == "200 ")
+    #expect(backend.scenarioState == "loggedIn")
+    #expect(await backend.outcome(.get, "https://a.com/me") == "200 me")
+    #expect(await backend.outcome(.post, "https://a.com/logout", body: "") == "204 ")
+    #expect(await backend.outcome(.get, "https://a.com/me") == "401 ")
+  }
+
+  @Test func onlyOneConcurrentRequestWinsATransition() async throws {
+    let backend = quietBackend()
+    backend.stub(.post("/claim"), .text("lost", status: 409))
+    backend.stub(.post("/claim"), .text("won")).requiresState("initial").setsState("claimed")
+    let results = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<50 { group.addTask { try await backend.send(.post, "https://a.com/claim", body: Data()).body } }
+      return try await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    #expect(results.filter { $0 == "won" }.count == 1)
+    #expect(results.filter { $0 == "lost" }.count == 49)
+  }
+
+  @Test func theNearMissReportShowsTheStateMismatch() async {
+    let backend = quietBackend()
+    let line = #line + 1
+    backend.stub(.get("/me"), .text("me")).requiresState("loggedIn")
+    _ = await backend.outcome(.get, "https://a.com/me")
+    #expect(
+      backend.journal[0].unmatchedReport == """
+        No stub matched GET https://a.com/me
+        Closest stubs:
+          1. FidelityTests.swift:\(line)  GET /me
+               ✓ method GET
+               ✓ path   "/me"
+               ✗ state  expected loggedIn, got initial
+        Add a stub for this request, or fix the closest one.
+        """)
+  }
+}
