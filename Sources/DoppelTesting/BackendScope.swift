@@ -1,0 +1,58 @@
+import Doppel
+import Foundation
+
+/// One backend's life inside a test: it collects what the backend reports while the test runs and,
+/// when the test ends, turns that and ``Backend/verify()`` into the test's failures.
+///
+/// Issues are collected rather than recorded as they happen because they happen on any thread
+/// (`URLProtocol` callbacks, stub closures), where the test's task-local context is missing and a
+/// test framework cannot tell which test they belong to. They are recorded when the scope ends, in
+/// the test's own task, in the order they happened, followed by the unmet stub expectations.
+///
+/// An unmatched request is reported once: the backend reports it live (with the default
+/// ``UnmatchedPolicy/fail``), and the copy ``Backend/verify()`` returns for it is skipped. So an
+/// unmatched request answered by ``UnmatchedPolicy/respond(_:)`` or sent on by
+/// ``UnmatchedPolicy/passthrough`` is not a failure: the test chose to let it through.
+final class BackendScope: Sendable {
+  let backend: Backend
+  /// Where issues without a location of their own point: the test, or the `withBackend` call.
+  let location: SourceLocation
+  private let collected: LockedValue<Collected>
+
+  private struct Collected {
+    var issues: [DoppelIssue] = []
+    var isFinished = false
+  }
+
+  init(unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, location: SourceLocation) {
+    let collected = LockedValue(Collected())
+    self.collected = collected
+    self.location = location
+    backend = Backend(
+      unmatched: unmatched,
+      issueReporter: IssueReporter { issue in
+        let late = collected.withLock { state -> Bool in
+          if state.isFinished { return true }
+          state.issues.append(issue)
+          return false
+        }
+        if late {
+          FileHandle.standardError.write(Data("Doppel: after the test ended: \(issue)\n".utf8))
+        }
+      })
+    backend.requiresAllStubsUsed = requireAllStubsUsed
+  }
+
+  /// Ends the scope and returns the test's failures, each with a location. Issues the backend reports afterwards go to standard error.
+  func finish() -> [DoppelIssue] {
+    let live = collected.withLock { state in
+      state.isFinished = true
+      return state.issues
+    }
+    // verify()'s issues without a location are the unmatched requests, already among `live`.
+    let unmet = backend.verify().filter { $0.location != nil }
+    return (live + unmet).map { issue in
+      issue.location == nil ? DoppelIssue(issue.message, location: location) : issue
+    }
+  }
+}

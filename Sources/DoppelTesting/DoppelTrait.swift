@@ -1,0 +1,126 @@
+#if canImport(Testing)
+  import Doppel
+  import Testing
+
+  /// A test or suite trait that gives each test its own ``Backend``, reachable as
+  /// ``Backend/current``, and fails the test for what went wrong with it.
+  ///
+  /// Create it with ``Testing/Trait/doppel`` or
+  /// ``Testing/Trait/doppel(requireAllStubsUsed:unmatched:_:)``:
+  ///
+  /// ```swift
+  /// @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(Breed.all)) })   // suite-wide defaults
+  /// struct BreedListTests {
+  ///   @Test(.doppel { $0.stub(.get("/breeds.json"), .json([Breed]())) })  // overrides the default
+  ///   func showsEmptyState() async throws {
+  ///     let model = BreedListModel(session: Backend.current.session)
+  ///     try await model.load()
+  ///     #expect(model.state == .empty)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Each test, and each argument of a parameterized test, gets a new backend. The traits on its
+  /// suites (outermost first) and then its own configure that one backend in turn, so stubs
+  /// declared by a test take precedence over its suite's. Options left `nil` keep what an
+  /// enclosing trait chose.
+  ///
+  /// When the test ends, each request no stub matched and each stub whose expectation was not met
+  /// is recorded as an issue: an unmatched request at the test, with the near-miss report; an unmet
+  /// expectation at the line that declared the stub. Invalid stubs and other problems the backend
+  /// reports while the test runs are recorded at the same time, in the order they happened.
+  public struct DoppelTrait: TestTrait, SuiteTrait, TestScoping {
+    let requireAllStubsUsed: Bool?
+    let unmatched: UnmatchedPolicy?
+    let configure: @Sendable (Backend) async throws -> Void
+
+    /// The backend the outermost `.doppel` trait made for the running test case.
+    @TaskLocal static var enclosing: Backend?
+
+    /// `true`: on a suite, the trait applies to every test in it and in its nested suites.
+    public var isRecursive: Bool { true }
+
+    /// Runs one test case with its backend: a new one, or the one an enclosing trait made, which
+    /// this trait then configures further.
+    public func provideScope(
+      for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+      try await withBackend(for: test, testCase: testCase, function)
+    }
+
+    /// Gives `body` the test case's backend and, for the outermost trait, reports the backend's
+    /// issues when it ends.
+    func withBackend(
+      for test: Test, testCase: Test.Case?, _ body: @Sendable () async throws -> Void,
+      report: @Sendable (DoppelIssue) -> Void = { reportIssue($0.message, at: $0.location) }
+    ) async throws {
+      // A suite itself (no test case) gets no backend: only its test cases do.
+      guard testCase != nil else { return try await body() }
+      if let backend = Self.enclosing {
+        try await configure(backend, isOutermost: false)
+        return try await body()
+      }
+      let scope = BackendScope(
+        unmatched: unmatched ?? .fail, requireAllStubsUsed: requireAllStubsUsed ?? false,
+        location: SourceLocation(test.sourceLocation))
+      defer {
+        for issue in scope.finish() { report(issue) }
+      }
+      try await Self.$enclosing.withValue(scope.backend) {
+        try await Backend.$scoped.withValue(scope.backend) {
+          try await configure(scope.backend, isOutermost: true)
+          try await body()
+        }
+      }
+    }
+
+    private func configure(_ backend: Backend, isOutermost: Bool) async throws {
+      if !isOutermost {
+        if let unmatched { backend.unmatchedPolicy = unmatched }
+        if let requireAllStubsUsed { backend.requiresAllStubsUsed = requireAllStubsUsed }
+      }
+      try await configure(backend)
+    }
+  }
+
+  extension Trait where Self == DoppelTrait {
+    /// Gives each test its own empty ``Backend``, as ``Backend/current``, verified when
+    /// the test ends.
+    ///
+    /// ```swift
+    /// @Test(.doppel) func loads() async throws {
+    ///   Backend.current.stub(.get("/breeds.json"), .json(Breed.all))
+    ///   …
+    /// }
+    /// ```
+    public static var doppel: Self { doppel() }
+
+    /// Gives each test its own ``Backend``, as ``Backend/current``, configured by
+    /// `configure` and verified when the test ends.
+    ///
+    /// ```swift
+    /// @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(Breed.all)) })
+    /// struct BreedListTests {
+    ///   @Test(.doppel(requireAllStubsUsed: true) { $0.stub(.get("/breeds.json"), .json([Breed]())) })
+    ///   func showsEmptyState() async throws { … }
+    /// }
+    /// ```
+    ///
+    /// On a suite, `configure` runs for each test in it, before the test's own `.doppel` trait.
+    ///
+    /// - Parameters:
+    ///   - requireAllStubsUsed: whether every stub must answer at least once by the end of the test
+    ///     (see ``Backend/requiresAllStubsUsed``). `nil` keeps an enclosing trait's choice, or
+    ///     `false`.
+    ///   - unmatched: what happens to requests no stub matches. `nil` keeps an enclosing trait's
+    ///     choice, or ``UnmatchedPolicy/fail``.
+    ///   - configure: declares the stubs; it may also set the backend's other properties. An
+    ///     error it throws fails the test.
+    public static func doppel(
+      requireAllStubsUsed: Bool? = nil, unmatched: UnmatchedPolicy? = nil,
+      _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
+    ) -> Self {
+      DoppelTrait(requireAllStubsUsed: requireAllStubsUsed, unmatched: unmatched, configure: configure)
+    }
+  }
+#endif

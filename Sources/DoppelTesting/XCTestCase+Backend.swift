@@ -1,0 +1,83 @@
+#if canImport(XCTest)
+  import Doppel
+  import XCTest
+
+  extension XCTestCase {
+    /// A new backend for this test, verified when the test tears down.
+    ///
+    /// ```swift
+    /// final class BreedListTests: XCTestCase {
+    ///   func testShowsEmptyState() async throws {
+    ///     let backend = makeBackend()
+    ///     backend.stub(.get("/breeds.json"), .json([Breed]()))
+    ///     let model = BreedListModel(session: backend.session)
+    ///     try await model.load()
+    ///     XCTAssertEqual(model.state, .empty)
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// At tear-down, each request no stub matched fails the test at the line that called
+    /// `makeBackend`, and each stub whose expectation was not met fails it at the line that
+    /// declared the stub. ``Backend/current`` is not set: pass the backend (or its
+    /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:_:fileID:filePath:line:column:)``.
+    ///
+    /// - Parameters:
+    ///   - unmatched: what the backend does with requests no stub matches; by default they fail.
+    ///   - requireAllStubsUsed: whether every stub must answer at least once.
+    ///   - fileID: the caller's file ID; unmatched requests are reported here.
+    ///   - filePath: the caller's file path.
+    ///   - line: the caller's line.
+    ///   - column: the caller's column.
+    public func makeBackend(
+      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> Backend {
+      let scope = BackendScope(
+        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      addTeardownBlock { [self] in scope.report(testCase: self) }
+      return scope.backend
+    }
+
+    /// Runs `body` with a new backend, then fails this test for each request no stub matched and
+    /// each stub expectation not met, at the exact lines: the XCTest form of the global
+    /// `withBackend`, which it shadows inside test methods. Inside `body`,
+    /// ``Backend/current`` is the new backend.
+    ///
+    /// ```swift
+    /// func testShowsEmptyState() throws {
+    ///   try withBackend { backend in
+    ///     backend.stub(.get("/breeds.json"), .json([Breed]()))
+    ///     …
+    ///   }
+    /// }
+    /// ```
+    @discardableResult
+    public func withBackend<R>(
+      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, _ body: (Backend) throws -> R,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) rethrows -> R {
+      let scope = BackendScope(
+        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      defer { scope.report(testCase: self) }
+      return try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
+    }
+
+    /// The `async` form of ``withBackend(unmatched:requireAllStubsUsed:_:fileID:filePath:line:column:)``.
+    @discardableResult
+    public func withBackend<R>(
+      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+      isolation: isolated (any Actor)? = #isolation, _ body: (Backend) async throws -> R,
+      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async rethrows -> R {
+      let scope = BackendScope(
+        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      defer { scope.report(testCase: self) }
+      return try await Backend.$scoped.withValue(
+        scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
+    }
+  }
+#endif

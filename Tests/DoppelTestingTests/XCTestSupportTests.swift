@@ -1,0 +1,115 @@
+#if canImport(XCTest)
+  import Foundation
+  import XCTest
+
+  @testable import DoppelTesting
+
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
+  final class XCTestSupportTests: XCTestCase {
+    func testMakeBackendPassesWhenEveryExpectationIsMet() async throws {
+      let backend = makeBackend()
+      backend.stub(.get("/breeds.json"), .json([Breed]())).expect(times: 1)
+      let model = BreedListModel(session: backend.session)
+      try await model.load()
+      XCTAssertEqual(model.state, .empty)
+      XCTAssertEqual(backend.requests.count, 1)
+    }
+
+    func testWithBackendInATestMethod() async throws {
+      let state = try await withBackend { backend in
+        backend.stub(.get("/breeds.json"), .json(Breed.all))
+        XCTAssertTrue(Backend.current === backend)
+        let model = BreedListModel(session: Backend.current.session)
+        try await model.load()
+        return model.state
+      }
+      XCTAssertEqual(state, .loaded(Breed.all))
+    }
+
+    func testSyncWithBackendInATestMethod() {
+      let count = withBackend { backend in
+        backend.stub(.get("/x"), .ok)
+        return backend.stubs.count
+      }
+      XCTAssertEqual(count, 1)
+    }
+
+    func testTheFailuresATearDownReports() async {
+      let scope = BackendScope(location: Doppel.SourceLocation())
+      let line = #line + 1
+      scope.backend.stub(.get("/breeds.json"), .ok).expect(times: 2)
+      _ = await scope.backend.session.outcome("https://api.example.com/breeds.json")
+      _ = await scope.backend.session.outcome("https://api.example.com/cats.json")
+      let issues = scope.finish()
+      XCTAssertEqual(issues.count, 2)
+      XCTAssertEqual(issues.first?.message.hasPrefix("No stub matched GET https://api.example.com/cats.json"), true)
+      XCTAssertEqual(issues.first?.location, scope.location)
+      XCTAssertEqual(issues.last?.location?.line, line)
+      XCTAssertEqual(issues.last?.location?.filePath, #filePath)
+    }
+  }
+
+  #if !canImport(Darwin)
+    /// Runs real failing tests and captures the failures XCTest would record, to check their text,
+    /// file and line.
+    final class XCTestFailureCaptureTests: XCTestCase {
+      private struct Failure: Equatable {
+        let description: String
+        let filePath: String
+        let line: Int
+      }
+
+      private var captured: [Failure] = []
+      private var expected: [Failure] = []
+
+      override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+      ) {
+        captured.append(Failure(description: description, filePath: filePath, line: lineNumber))
+      }
+
+      override func tearDown() {
+        // Teardown blocks (where makeBackend verifies) have run by now.
+        let captured = captured
+        self.captured = []
+        if captured != expected {
+          super.recordFailure(
+            withDescription: "captured \(captured), expected \(expected)", inFile: #filePath, atLine: #line,
+            expected: true)
+        }
+        super.tearDown()
+      }
+
+      func testMakeBackendFailsAtTearDownAtTheRightLines() async {
+        let callLine = #line + 1
+        let backend = makeBackend()
+        let stubLine = #line + 1
+        backend.stub(.get("/breeds.json"), .ok).expect(times: 1)
+        _ = await backend.session.outcome("https://api.example.com/cats.json")
+        expected = [
+          Failure(
+            description: backend.journal[0].unmatchedReport ?? "", filePath: #filePath, line: callLine),
+          Failure(
+            description: "The stub GET /breeds.json was expected to answer 1 time but answered 0 times. "
+              + "Make the code under test send the request, or change the stub's expectation.",
+            filePath: #filePath, line: stubLine),
+        ]
+        XCTAssertTrue(captured.isEmpty, "nothing is recorded before tear-down")
+      }
+
+      func testWithBackendFailsAtTheRightLines() async {
+        let callLine = #line + 1
+        await withBackend { backend in
+          _ = await backend.session.outcome("https://api.example.com/cats.json")
+          expected = [
+            Failure(description: backend.journal[0].unmatchedReport ?? "", filePath: #filePath, line: callLine)
+          ]
+        }
+        // tearDown compares what was captured with `expected`.
+      }
+    }
+  #endif
+#endif
