@@ -12,11 +12,15 @@ let package = Package(
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
     .target(name: "Doppel"),
-    .testTarget(name: "DoppelTests", dependencies: ["Doppel"]),
+    .testTarget(name: "DoppelTests", dependencies: ["Doppel", "TestHTTPServer"]),
+
+    // A tiny loopback HTTP/1.1 server for tests that need a real server (differential tests,
+    // recording). Test-only; not a product.
+    .target(name: "TestHTTPServer", path: "Tests/TestHTTPServer"),
 
     // Swift Testing trait, XCTest helpers, verification and issue reporting.
     .target(name: "DoppelTesting", dependencies: ["Doppel"]),
-    .testTarget(name: "DoppelTestingTests", dependencies: ["DoppelTesting"]),
+    .testTarget(name: "DoppelTestingTests", dependencies: ["DoppelTesting", "TestHTTPServer"]),
 
     // The breeds app from the seed article, as a library plus a command-line tool.
     .target(

@@ -1,0 +1,2 @@
+/// Placeholder; see TestHTTPServer.swift.
+public enum TestHTTPServerPlaceholder {}
