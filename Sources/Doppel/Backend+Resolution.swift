@@ -11,6 +11,9 @@ extension Backend {
     var followRedirects = true
     /// The caller's cookie storage: stored cookies are sent, `Set-Cookie` is stored.
     var cookies: CookieJar?
+    /// Whether the first request still needs the stored cookies added (on Linux URLSession has
+    /// added them already; redirected requests always need them).
+    var addCookiesToFirstRequest = true
   }
 
   /// What a front door plays back, now or after some work.
@@ -32,7 +35,7 @@ extension Backend {
   }
 
   private func plan(_ request: Request, _ context: Context, hops: Int) -> Plan {
-    let first = resolveOnce(request, context)
+    let first = resolveOnce(request, context, addCookies: hops > 0 || context.addCookiesToFirstRequest)
     guard context.followRedirects else { return first }
     switch first {
     case .now(let playback):
@@ -72,8 +75,8 @@ extension Backend {
   }
 
   /// Finds the stub for one request (no redirects), journals it, and returns how to answer it.
-  private func resolveOnce(_ incoming: Request, _ context: Context) -> Plan {
-    let incoming = context.cookies?.addingCookies(to: incoming) ?? incoming
+  private func resolveOnce(_ incoming: Request, _ context: Context, addCookies: Bool) -> Plan {
+    let incoming = addCookies ? context.cookies?.addingCookies(to: incoming) ?? incoming : incoming
     guard let (stub, call, captures) = router.resolve(incoming, machine: machine) else {
       return unmatched(incoming, context)
     }

@@ -147,8 +147,9 @@ public struct Matcher: Sendable, CustomStringConvertible {
   }
 }
 
-/// A leaf test: one field of the request compared with an expectation.
-struct Condition: Sendable {
+/// A leaf test: one field of the request compared with an expectation. A class, so that matching
+/// does not copy its strings and closures for every request.
+final class Condition: Sendable {
   /// Which part of the request the condition looks at, for summaries.
   enum Part: Sendable { case method, scheme, host, port, path, query, other }
 
@@ -164,9 +165,9 @@ struct Condition: Sendable {
   let expected: String
   /// The short form used in descriptions: `GET`, `/breeds.json`…
   let summary: String
-  var part: Part = .other
-  var key: IndexKey?
-  var problem: DoppelError?
+  let part: Part
+  let key: IndexKey?
+  let problem: DoppelError?
   /// The request's value of this field, as shown in reports.
   let actual: @Sendable (Request) -> String
   /// Captures when the request passes, `nil` when it does not.
@@ -174,7 +175,7 @@ struct Condition: Sendable {
 
   init(
     field: String, expected: String, summary: String? = nil, part: Part = .other,
-    key: IndexKey? = nil,
+    key: IndexKey? = nil, problem: DoppelError? = nil,
     actual: @escaping @Sendable (Request) -> String,
     test: @escaping @Sendable (Request) -> [String: String]?
   ) {
@@ -183,12 +184,13 @@ struct Condition: Sendable {
     self.summary = summary ?? "\(field) \(expected)"
     self.part = part
     self.key = key
+    self.problem = problem
     self.actual = actual
     self.test = test
   }
 
   /// A yes/no test.
-  init(
+  convenience init(
     field: String, expected: String, summary: String? = nil, part: Part = .other,
     key: IndexKey? = nil,
     actual: @escaping @Sendable (Request) -> String,
@@ -201,11 +203,9 @@ struct Condition: Sendable {
 
   /// A condition that never matches, standing for bad input.
   static func invalid(_ problem: DoppelError) -> Condition {
-    var condition = Condition(
-      field: "invalid", expected: problem.message, summary: "<invalid: \(problem.message)>",
+    Condition(
+      field: "invalid", expected: problem.message, summary: "<invalid: \(problem.message)>", problem: problem,
       actual: { _ in "" }, test: { _ in nil })
-    condition.problem = problem
-    return condition
   }
 }
 

@@ -21,12 +21,15 @@ import Foundation
 /// extension) and `Content-Length` from the body's size.
 public struct Response: Sendable {
   /// The status code.
-  public var status: Int
+  public var status: Int { didSet { cache = ResponseCache() } }
   /// The header fields; `Content-Type` and `Content-Length` are added at delivery when absent.
-  public var headers: HTTPHeaders
-  var body: Body
+  public var headers: HTTPHeaders { didSet { cache = ResponseCache() } }
+  var body: Body { didSet { cache = ResponseCache() } }
   var failure: (any Error)?
   var timing = Timing()
+  /// What delivering this response computed, kept for the next request. Copies share it until one
+  /// of them changes what it depends on.
+  var cache = ResponseCache()
 
   /// Creates a response from its parts.
   public init(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {

@@ -81,7 +81,10 @@ class DoppelURLProtocol: URLProtocol {
       return
     }
     let settings = SessionSettings(route.configuration?.value)
-    let context = Backend.Context(followRedirects: true, cookies: settings.cookies)
+    var context = Backend.Context(followRedirects: true, cookies: settings.cookies)
+    #if canImport(FoundationNetworking)
+      context.addCookiesToFirstRequest = false  // URLSession on Linux sends stored cookies itself
+    #endif
     let plan = backend.plan(for: Request(request), context: context)
     if case .now(let playback) = plan, playback.timing.isImmediate {
       let steps = playback.beats(streaming: false).flatMap(\.steps)
