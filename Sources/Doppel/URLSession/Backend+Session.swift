@@ -10,7 +10,7 @@ extension Backend {
   /// Its configuration is ``configuration``. Hand it to the code under test in place of
   /// `URLSession.shared`.
   public var session: URLSession {
-    cachedSession { URLSession(configuration: self.configuration) }
+    cachedSession { makeSession() }
   }
 
   /// A new ephemeral configuration routed to this backend (see ``configuration(basedOn:)``).
@@ -36,6 +36,11 @@ extension Backend {
     configuration base: URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
-    URLSession(configuration: configuration(basedOn: base), delegate: delegate, delegateQueue: delegateQueue)
+    #if canImport(FoundationNetworking)
+      // Routes the task types a URLProtocol cannot serve on Linux through ones it can.
+      DoppelSession(configuration: configuration(basedOn: base), delegate: delegate, delegateQueue: delegateQueue)
+    #else
+      URLSession(configuration: configuration(basedOn: base), delegate: delegate, delegateQueue: delegateQueue)
+    #endif
   }
 }

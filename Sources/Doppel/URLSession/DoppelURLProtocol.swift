@@ -80,12 +80,24 @@ class DoppelURLProtocol: URLProtocol {
       loading.withLock { perform([.fail(failure)], &$0) }
       return
     }
+    #if canImport(FoundationNetworking)
+      if task is URLSessionDownloadTask {
+        let failure = DoppelError(Self.nativeDownloadMessage(request))
+        backend.issueReporter.report(DoppelIssue(failure.message))
+        loading.withLock { perform([.fail(failure)], &$0) }
+        return
+      }
+    #endif
+    var incoming = Request(request)
+    if incoming.body == nil, let task, let body = SessionInternals.uploadBody(of: task) {
+      incoming = Request(method: incoming.method, url: incoming.url, headers: incoming.headers, body: body)
+    }
     let settings = SessionSettings(route.configuration?.value)
     var context = Backend.Context(followRedirects: true, cookies: settings.cookies)
     #if canImport(FoundationNetworking)
       context.addCookiesToFirstRequest = false  // URLSession on Linux sends stored cookies itself
     #endif
-    let plan = backend.plan(for: Request(request), context: context)
+    let plan = backend.plan(for: incoming, context: context)
     if case .now(let playback) = plan, playback.timing.isImmediate {
       let steps = playback.beats(streaming: false).flatMap(\.steps)
       loading.withLock { perform(steps, &$0) }
@@ -231,6 +243,12 @@ class DoppelURLProtocol: URLProtocol {
     var userInfo: [String: Any] = [NSLocalizedDescriptionKey: problem.message, NSUnderlyingErrorKey: problem]
     if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
     return URLError(.resourceUnavailable, userInfo: userInfo)
+  }
+
+  static func nativeDownloadMessage(_ request: URLRequest) -> String {
+    let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")"
+    return
+      "FoundationNetworking on Linux cannot complete a download task through a URLProtocol (async download(for:) and download(from:) crash, and a delegate gets no file), so Doppel failed \(what) instead. Use downloadTask(with:completionHandler:) or a delegate on a session made by the backend (backend.session or backend.makeSession(...)), which Doppel routes through a data task, or data(for:) and write the file yourself."
   }
 
   static func missingBackendMessage(id: UInt32, request: URLRequest) -> String {

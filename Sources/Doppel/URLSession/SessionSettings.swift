@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -54,6 +55,27 @@ enum SessionInternals {
       return String(describing: behaviour) == "callDelegate"
     #else
       return true
+    #endif
+  }
+
+  /// The body an upload task holds (FoundationNetworking keeps it inside the task, off the
+  /// request), or `nil` when there is none or it cannot be read.
+  static func uploadBody(of task: URLSessionTask) -> Data? {
+    #if canImport(FoundationNetworking)
+      guard task is URLSessionUploadTask, let body = child("knownBody", of: task),
+        let (kind, payload) = Mirror(reflecting: body).children.first.map({ ($0.label, $0.value) })
+      else { return nil }
+      switch kind {
+      case "data":
+        if let data = payload as? DispatchData { return Data(data) }
+        return payload as? Data
+      case "file":
+        return (payload as? URL).flatMap { try? Data(contentsOf: $0) }
+      default:
+        return nil  // a stream stays on the request, where Request(_:) reads it
+      }
+    #else
+      return nil
     #endif
   }
 
