@@ -59,7 +59,9 @@ enum Delivery: Sendable {
       if !headers.contains("Content-Type"), let type = response.body.contentType, !body.isEmpty {
         headers.add("Content-Type", type)
       }
-      if !headers.contains("Content-Length") && !headers.contains("Transfer-Encoding") {
+      // A server sends no length for 1xx, 204 and 304 responses (RFC 9110 §8.6).
+      let bodiless = response.status < 200 || response.status == 204 || response.status == 304
+      if !bodiless && !headers.contains("Content-Length") && !headers.contains("Transfer-Encoding") {
         headers.add("Content-Length", String(body.count))
       }
       prepared = ResponseCache.Prepared(headers: headers, body: body)

@@ -25,6 +25,9 @@ import Testing
     #expect(empty.statusCode == 201)
     #expect(empty.value(forHTTPHeaderField: "Content-Type") == nil)
     #expect(empty.value(forHTTPHeaderField: "Content-Length") == "0")
+    backend.stub(.get("/nothing"), .status(204))
+    let nothing = try await backend.send(.get, "https://a.com/nothing").response
+    #expect(nothing.value(forHTTPHeaderField: "Content-Length") == nil)
   }
 
   @Test func headKeepsTheLengthButSendsNoBody() async throws {
