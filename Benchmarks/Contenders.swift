@@ -91,3 +91,24 @@ func inMemoryComparison(
       "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload,
       reset: { backend.clearJournal() }))
 }
+
+/// Delayed answers under load: 20,000 (twice the URLSession count) requests at 64 in flight, each
+/// answer delayed by 1 µs so it goes through the clock and the suspend/resume hop back onto
+/// URLSession's queue, against the URLProtocol floor. A stress check as much as a speed figure: every
+/// body is verified. No goal is set; the hop is known to cost about half the throughput.
+func delayedComparison(
+  _ workload: Workload, floorSession: URLSession, backend: Backend, width: Int, options: Options
+) -> Comparison {
+  Comparison(
+    door: "URLSession, delayed", stubs: workload.stubCount, mode: .inFlight(width),
+    requests: options.sessionRequests * 2, warmUp: options.sessionWarmUp, goal: 0,
+    floor: sessionContender(FloorName.urlProtocol, floorSession, workload),
+    doppel: sessionContender("Doppel delayed", backend.session, workload, reset: { backend.clearJournal() }))
+}
+
+/// A backend answering every URL of `workload` after 1 µs on the continuous clock.
+func makeDelayedBackend(_ workload: Workload) -> Backend {
+  let backend = Backend(issueReporter: .ignore)
+  for url in workload.urls { backend.stub(.get(url), Response.data(workload.body).delayed(by: .microseconds(1))) }
+  return backend
+}

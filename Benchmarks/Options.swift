@@ -13,7 +13,7 @@ struct Options: Sendable {
   /// Requests kept outstanding in the concurrent mode.
   var width = 64
   /// Which doors to measure: both by default.
-  var doors: Set<String> = ["session", "memory"]
+  var doors: Set<String> = ["session", "memory", "delayed"]
   /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
   /// profiler. `nil` for a normal run.
   var profile: String?
@@ -23,7 +23,7 @@ struct Options: Sendable {
 
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
-                      [--stubs N[,N…]] [--width N] [--only session|memory] [--profile doppel|floor]
+                      [--stubs N[,N…]] [--width N] [--only session|memory|delayed] [--profile doppel|floor]
 
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
@@ -31,7 +31,8 @@ struct Options: Sendable {
       --rounds N           interleaved runs of each side per configuration (default 3)
       --stubs N[,N…]       stub counts to measure (default 1,10000)
       --width N            requests in flight in the concurrent mode (default 64)
-      --only DOOR          measure only the URLSession door (session) or respond(to:) (memory)
+      --only DOOR          measure only the URLSession door (session), respond(to:) (memory), or
+                           delayed answers through URLSession at 64 in flight (delayed)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
     """
 
@@ -63,8 +64,8 @@ struct Options: Sendable {
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
         options.stubCounts = counts
       case "--only":
-        guard let door = rest.popFirst(), ["session", "memory"].contains(door) else {
-          fail("--only takes session or memory")
+        guard let door = rest.popFirst(), ["session", "memory", "delayed"].contains(door) else {
+          fail("--only takes session, memory or delayed")
         }
         options.doors = [door]
       case "--profile":

@@ -64,7 +64,8 @@ func table(_ outcomes: [Outcome]) -> String {
       comparison.door, grouped(Double(comparison.stubs)), comparison.mode.description,
       grouped(outcome.doppelRate), comparison.floor.name, grouped(outcome.floorRate),
       twoDecimals(outcome.ratio) + "×", "\(twoDecimals(range.low))–\(twoDecimals(range.high))",
-      "≥ \(twoDecimals(comparison.goal))×", outcome.ratio >= comparison.goal ? "yes" : "**no**",
+      comparison.goal > 0 ? "≥ \(twoDecimals(comparison.goal))×" : "none",
+      comparison.goal > 0 ? (outcome.ratio >= comparison.goal ? "yes" : "**no**") : "—",
     ]
   }
   let widths = header.indices.map { column in

@@ -55,6 +55,18 @@ func runBenchmarks(_ options: Options) async -> Int {
     }
   }
 
+  if options.doors.contains("delayed"), options.profile == nil, let workload = workloads.first {
+    FloorURLProtocol.install(workload)
+    let comparison = delayedComparison(
+      workload, floorSession: floorSession, backend: makeDelayedBackend(workload), width: options.width,
+      options: options)
+    let outcome = await measure(comparison, rounds: options.rounds)
+    progress(
+      "URLSession delayed, \(options.width) in flight: Doppel \(grouped(outcome.doppelRate)) req/s, "
+        + "floor \(grouped(outcome.floorRate)) req/s, ratio \(twoDecimals(outcome.ratio))")
+    outcomes.append(outcome)
+  }
+
   if !outcomes.isEmpty { print(table(outcomes)) }
   let failures = profiledFailures + outcomes.reduce(0) { $0 + $1.failures }
   print("")
