@@ -186,6 +186,45 @@ final class Flag: Sendable {
     }
   }
 
+  @Test func cancellingMidStreamGivesCancelledAndStopsDelivery() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    backend.stub(.get("/stream"), .text("aaaabbbbcccc").chunked(size: 4, every: .seconds(1)))
+    let delegate = ChunkDelegate()
+    let session = backend.makeSession(delegate: delegate)
+    defer { session.finishTasksAndInvalidate() }
+    let task = session.dataTask(with: URL(string: "https://a.com/stream")!)
+    task.resume()
+    await clock.waitForSleepers()
+    #expect(delegate.chunks == ["aaaa"])
+    task.cancel()
+    let error = await delegate.completion()
+    #expect((error as? URLError)?.code == .cancelled)
+    clock.advance(by: .seconds(5))
+    #expect(delegate.chunks == ["aaaa"])
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func suspendingMidStreamPausesAndResumeContinues() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    backend.stub(.get("/stream"), .text("aaaabbbb").chunked(size: 4, every: .seconds(1)))
+    let delegate = ChunkDelegate()
+    let session = backend.makeSession(delegate: delegate)
+    defer { session.finishTasksAndInvalidate() }
+    let task = session.dataTask(with: URL(string: "https://a.com/stream")!)
+    task.resume()
+    await clock.waitForSleepers()
+    task.suspend()
+    clock.advance(by: .seconds(1))  // the next piece is due, but the task is suspended
+    #expect(delegate.chunks == ["aaaa"])
+    task.resume()
+    let error = await delegate.completion()
+    #expect(error == nil)
+    #expect(delegate.chunks == ["aaaa", "bbbb"])
+    #expect(backend.requests.count == 1)
+  }
+
   @Test func inMemoryAnswersHonourDelaysAndFaults() async throws {
     let clock = ManualClock()
     let backend = Backend(issueReporter: .ignore, clock: clock)
