@@ -112,7 +112,7 @@ public final class Backend: Sendable {
   ) -> StubHandle {
     add(
       matcher, .response(response), times, name,
-      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Registers a stub that answers with a ``Responder``: a sequence, or a closure.
@@ -121,7 +121,7 @@ public final class Backend: Sendable {
     _ matcher: Matcher, _ responder: Responder, times: Int? = nil, name: String? = nil,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) -> StubHandle {
-    add(matcher, responder, times, name, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    add(matcher, responder, times, name, CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Registers a stub whose response a closure computes from the request. The request carries the
@@ -138,11 +138,11 @@ public final class Backend: Sendable {
   ) -> StubHandle {
     add(
       matcher, .handler(respond), times, name,
-      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   private func add(
-    _ matcher: Matcher, _ responder: Responder, _ times: Int?, _ name: String?, _ location: SourceLocation
+    _ matcher: Matcher, _ responder: Responder, _ times: Int?, _ name: String?, _ location: CodeLocation
   ) -> StubHandle {
     var matcher = matcher
     if let times, times < 1 {
@@ -216,8 +216,8 @@ public final class Backend: Sendable {
     set { state.withLock { $0.requiresAllStubsUsed = newValue } }
   }
 
-  /// What is wrong at the end of a test: each request that no stub matched (with its near-miss
-  /// report), and each stub whose expectation (``StubHandle/expect(times:)``,
+  /// What is wrong at the end of a test: each request that no stub matched (its near-miss report,
+  /// with no location), then each stub whose expectation (``StubHandle/expect(times:)``,
   /// ``StubHandle/expect(atLeast:)`` or ``requiresAllStubsUsed``) was not met, located where the
   /// stub was declared. Empty when all is well.
   public func verify() -> [DoppelIssue] {

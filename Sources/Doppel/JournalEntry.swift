@@ -66,10 +66,10 @@ public struct DoppelIssue: Sendable, CustomStringConvertible {
   /// The message.
   public let message: String
   /// Where the cause was declared, when known (for example the invalid stub's line).
-  public let location: SourceLocation?
+  public let location: CodeLocation?
 
   /// Creates an issue.
-  public init(_ message: String, location: SourceLocation? = nil) {
+  public init(_ message: String, location: CodeLocation? = nil) {
     self.message = message
     self.location = location
   }
@@ -83,10 +83,13 @@ public struct DoppelIssue: Sendable, CustomStringConvertible {
 /// The default writes them to standard error. `DoppelTesting`'s trait routes them to the running
 /// test instead.
 public struct IssueReporter: Sendable {
-  let report: @Sendable (DoppelIssue) -> Void
+  private let handler: @Sendable (DoppelIssue) -> Void
 
   /// A reporter that calls `report` for each issue.
-  public init(_ report: @escaping @Sendable (DoppelIssue) -> Void) { self.report = report }
+  public init(_ report: @escaping @Sendable (DoppelIssue) -> Void) { self.handler = report }
+
+  /// Reports one issue.
+  public func report(_ issue: DoppelIssue) { handler(issue) }
 
   /// Writes each issue to standard error, prefixed with `Doppel:`.
   public static let standardError = IssueReporter { issue in

@@ -24,7 +24,7 @@ final class Router: Sendable {
   private let state = Locked(State())
 
   func add(
-    _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: SourceLocation
+    _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: CodeLocation
   ) -> StubHandle {
     state.withLock { state in
       let handle = StubHandle(

@@ -18,7 +18,7 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   /// The name given at registration, if any.
   public let name: String?
   /// Where the stub was declared.
-  public let location: SourceLocation
+  public let location: CodeLocation
   /// Registration order; later stubs take precedence.
   let order: Int
   private let state = Locked(State())
@@ -33,7 +33,7 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   }
 
   init(
-    matcher: Matcher, responder: Responder, limit: Int?, name: String?, location: SourceLocation,
+    matcher: Matcher, responder: Responder, limit: Int?, name: String?, location: CodeLocation,
     order: Int, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher

@@ -16,16 +16,16 @@ import Foundation
 final class BackendScope: Sendable {
   let backend: Backend
   /// Where issues without a location of their own point: the test, or the `withBackend` call.
-  let location: SourceLocation
-  private let collected: LockedValue<Collected>
+  let location: CodeLocation
+  private let collected: Locked<Collected>
 
   private struct Collected {
     var issues: [DoppelIssue] = []
     var isFinished = false
   }
 
-  init(unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, location: SourceLocation) {
-    let collected = LockedValue(Collected())
+  init(unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, location: CodeLocation) {
+    let collected = Locked(Collected())
     self.collected = collected
     self.location = location
     backend = Backend(

@@ -62,7 +62,7 @@
       }
       let scope = BackendScope(
         unmatched: unmatched ?? .fail, requireAllStubsUsed: requireAllStubsUsed ?? false,
-        location: SourceLocation(test.sourceLocation))
+        location: CodeLocation(test.sourceLocation))
       defer {
         for issue in scope.finish() { report(issue) }
       }

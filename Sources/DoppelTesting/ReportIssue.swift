@@ -16,7 +16,7 @@ import Doppel
 ///   - testCase: the running XCTest case, when known. With it the failure lands exactly at
 ///     `location`, which may be in any file (a stub's declaration); without it `XCTFail` can only
 ///     name the location in its message.
-func reportIssue(_ message: String, at location: Doppel.SourceLocation?, testCase: AnyObject? = nil) {
+func reportIssue(_ message: String, at location: Doppel.CodeLocation?, testCase: AnyObject? = nil) {
   #if canImport(Testing)
     if let test = Test.current {
       Issue.record(Comment(rawValue: message), sourceLocation: location?.testing ?? test.sourceLocation)
@@ -35,7 +35,7 @@ func reportIssue(_ message: String, at location: Doppel.SourceLocation?, testCas
 }
 
 #if canImport(Testing)
-  extension Doppel.SourceLocation {
+  extension Doppel.CodeLocation {
     /// The same location for Swift Testing.
     var testing: Testing.SourceLocation {
       Testing.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -51,7 +51,7 @@ func reportIssue(_ message: String, at location: Doppel.SourceLocation?, testCas
 #if canImport(XCTest)
   extension XCTestCase {
     /// Records a failure at an arbitrary file and line, as `XCTFail` would at its caller's.
-    func recordDoppelFailure(_ message: String, at location: Doppel.SourceLocation) {
+    func recordDoppelFailure(_ message: String, at location: Doppel.CodeLocation) {
       #if canImport(Darwin)
         record(
           XCTIssue(

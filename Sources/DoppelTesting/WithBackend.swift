@@ -36,7 +36,7 @@ public func withBackend<R>(
 ) rethrows -> R {
   let scope = BackendScope(
     unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
-    location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   defer { scope.report() }
   return try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
 }
@@ -62,7 +62,7 @@ public func withBackend<R>(
 ) async rethrows -> R {
   let scope = BackendScope(
     unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
-    location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   defer { scope.report() }
   return try await Backend.$scoped.withValue(
     scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)

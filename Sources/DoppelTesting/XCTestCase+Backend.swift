@@ -35,7 +35,7 @@
     ) -> Backend {
       let scope = BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
-        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
       addTeardownBlock { [self] in scope.report(testCase: self) }
       return scope.backend
     }
@@ -60,7 +60,7 @@
     ) rethrows -> R {
       let scope = BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
-        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
       defer { scope.report(testCase: self) }
       return try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
     }
@@ -74,7 +74,7 @@
     ) async rethrows -> R {
       let scope = BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
-        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
       defer { scope.report(testCase: self) }
       return try await Backend.$scoped.withValue(
         scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)

@@ -57,7 +57,7 @@ extension URLSession {
 
 /// Collects the issues a scope reports, instead of failing the test.
 final class IssueLog: Sendable {
-  private let issues = LockedValue<[DoppelIssue]>([])
+  private let issues = Locked<[DoppelIssue]>([])
 
   var record: @Sendable (DoppelIssue) -> Void { { [issues] issue in issues.withLock { $0.append(issue) } } }
   var all: [DoppelIssue] { issues.withLock { $0 } }

@@ -69,7 +69,7 @@ struct VerificationTests {
   }
 
   @Test func issuesAfterTheScopeEndedAreNotLost() async throws {
-    let scope = BackendScope(location: Doppel.SourceLocation())
+    let scope = BackendScope(location: Doppel.CodeLocation())
     #expect(scope.finish().isEmpty)
     // Reported to standard error now, never to a test that has ended.
     _ = await scope.backend.session.outcome("https://api.example.com/late")

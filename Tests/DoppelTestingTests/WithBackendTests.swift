@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func anUnmatchedRequestIsReportedOnce() async {
-    let count = LockedValue(0)
+    let count = Locked(0)
     await withKnownIssue {
       await withBackend { backend in
         _ = await backend.session.outcome("https://api.example.com/a")
@@ -110,7 +110,7 @@ import Testing
 
   @Test func issuesAreReportedWhenTheBodyThrows() throws {
     struct Stop: Error {}
-    let count = LockedValue(0)
+    let count = Locked(0)
     try withKnownIssue {
       try withBackend { backend in
         backend.stub(.get("/never"), .ok).expect(times: 1)

@@ -38,7 +38,7 @@
     }
 
     func testTheFailuresATearDownReports() async {
-      let scope = BackendScope(location: Doppel.SourceLocation())
+      let scope = BackendScope(location: Doppel.CodeLocation())
       let line = #line + 1
       scope.backend.stub(.get("/breeds.json"), .ok).expect(times: 2)
       _ = await scope.backend.session.outcome("https://api.example.com/breeds.json")

@@ -1,5 +1,5 @@
 /// Where something was declared in the user's source, for diagnostics.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
   /// `Module/File.swift`.
   public let fileID: String
   /// The full path of the file.
@@ -25,3 +25,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// `BreedTests.swift:14`.
   public var description: String { "\(fileName):\(line)" }
 }
+
+/// The former name, kept inside the module only so that code written against it still compiles;
+/// it is not public, so users never see it clash with Swift Testing's `SourceLocation`.
+typealias SourceLocation = CodeLocation
