@@ -1,2 +1,0 @@
-/// Placeholder; see TestHTTPServer.swift.
-public enum TestHTTPServerPlaceholder {}
