@@ -33,6 +33,8 @@
     let requireAllStubsUsed: Bool?
     let unmatched: UnmatchedPolicy?
     let configure: @Sendable (Backend) async throws -> Void
+    /// The cassette `.doppel(cassette:)` inserts around the test, if any (see DoppelTrait+Cassette.swift).
+    var cassette: CassetteOptions? = nil
 
     /// The backend the outermost `.doppel` trait made for the running test case.
     @TaskLocal static var enclosing: Backend?
@@ -57,8 +59,10 @@
       // A suite itself (no test case) gets no backend: only its test cases do.
       guard testCase != nil else { return try await body() }
       if let backend = Self.enclosing {
-        try await configure(backend, isOutermost: false)
-        return try await body()
+        return try await withCassette(backend, for: test) {
+          try await configure(backend, isOutermost: false)
+          try await body()
+        }
       }
       let scope = BackendScope(
         unmatched: unmatched ?? .fail, requireAllStubsUsed: requireAllStubsUsed ?? false,
@@ -68,8 +72,10 @@
       }
       try await Self.$enclosing.withValue(scope.backend) {
         try await Backend.$scoped.withValue(scope.backend) {
-          try await configure(scope.backend, isOutermost: true)
-          try await body()
+          try await withCassette(scope.backend, for: test) {
+            try await configure(scope.backend, isOutermost: true)
+            try await body()
+          }
         }
       }
     }

@@ -1,35 +1,79 @@
+import Doppel
 import Foundation
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// Fetches the list of breeds from one URL with one `URLSession`, both given by the caller.
+/// Fetches the list of breeds from one URL, through whatever the caller injects: a `URLSession`, an
+/// `HTTPDataLoading` (a protocol `URLSession` conforms to), or an async closure.
 ///
-/// In the app the session is `URLSession.shared`; in tests and in the `catfancy` tool it is a
-/// Doppel backend's session, so no request reaches the network:
+/// In the app it is `URLSession.shared`; in tests and in the `catfancy` tool it is a Doppel
+/// backend, so no request reaches the network. The three injection styles, each answered by the
+/// same backend and stubs:
 ///
 /// ```swift
-/// let backend = CatFancyBackend.makeBackend()
-/// let requester = BreedRequester(session: backend.session, url: BreedsURL.standard.url)
-/// let breeds = try await requester.breeds()
+/// let backend = try CatFancyBackend.makeBackend(scenario: "withMore")
+/// let url = BreedsURL.standard.url
+/// BreedRequester(session: backend.session, url: url)     // a URLSession
+/// BreedRequester(loader: backend.dataLoader, url: url)   // a protocol, in memory
+/// BreedRequester(url: url, load: backend.handler)        // a closure, in memory
 /// ```
 public struct BreedRequester: Sendable {
-  /// The session requests go through.
-  public let session: URLSession
+  /// How requests are sent.
+  enum Transport: Sendable {
+    case session(URLSession)
+    case loader(any HTTPDataLoading)
+    case closure(@Sendable (URLRequest) async throws -> (Data, HTTPURLResponse))
+  }
+
+  let transport: Transport
   /// The breeds endpoint.
   public let url: URL
 
   /// Creates a requester that fetches `url` through `session`.
   public init(session: URLSession, url: URL) {
-    self.session = session
+    transport = .session(session)
+    self.url = url
+  }
+
+  /// Creates a requester that fetches `url` through `loader`: `URLSession.shared` in the app, a
+  /// backend's `dataLoader` in tests.
+  public init(loader: any HTTPDataLoading, url: URL) {
+    transport = .loader(loader)
+    self.url = url
+  }
+
+  /// Creates a requester that fetches `url` by calling `load`: in tests a backend's `handler`, in
+  /// the app a function over `URLSession.shared`:
+  ///
+  /// ```swift
+  /// BreedRequester(url: url) { request in
+  ///   let (data, response) = try await URLSession.shared.data(for: request)
+  ///   guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+  ///   return (data, http)
+  /// }
+  /// ```
+  public init(url: URL, load: @escaping @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)) {
+    transport = .closure(load)
     self.url = url
   }
 
   /// Fetches the breeds and calls `completion` once with them or with why they could not be loaded.
   ///
-  /// `completion` is called on the session's delegate queue, not necessarily the main thread.
+  /// With a session, `completion` is called on the session's delegate queue; otherwise on a task.
+  /// Neither is necessarily the main thread.
   public func getBreeds(completion: @escaping @Sendable (Result<[Breed], BreedsError>) -> Void) {
+    guard case .session(let session) = transport else {
+      Task {
+        do throws(BreedsError) {
+          completion(.success(try await breeds()))
+        } catch {
+          completion(.failure(error))
+        }
+      }
+      return
+    }
     let task = session.dataTask(with: url) { data, response, error in
       if let error {
         completion(.failure(.network(error)))
@@ -49,7 +93,11 @@ public struct BreedRequester: Sendable {
     let data: Data
     let response: URLResponse
     do {
-      (data, response) = try await session.data(from: url)
+      switch transport {
+      case .session(let session): (data, response) = try await session.data(from: url)
+      case .loader(let loader): (data, response) = try await loader.data(for: URLRequest(url: url))
+      case .closure(let load): (data, response) = try await load(URLRequest(url: url))
+      }
     } catch {
       throw .network(error)
     }

@@ -1,29 +1,35 @@
 import Doppel
 import Foundation
 
-/// The stand-in for the CatFancy server: every ``BreedsURL`` variant answered with its bundled
-/// fixture, so the app runs and is tested without the network.
+/// The stand-in for the CatFancy server, described by the manifest `Fixtures/doppel.json`: every
+/// ``BreedsURL`` variant answered with its bundled fixture, and one scenario per variant that makes
+/// the app's own URL (``BreedsURL/standard``) answer as that variant.
 ///
 /// ```swift
-/// let backend = CatFancyBackend.makeBackend()
-/// let requester = BreedRequester(session: backend.session, url: BreedsURL.empty.url)
+/// let backend = try CatFancyBackend.makeBackend(scenario: "empty")
+/// let requester = BreedRequester(session: backend.session, url: BreedsURL.standard.url)
 /// await BreedListState.load(with: requester)  // .noData
 /// ```
+///
+/// The same manifest serves a running app: launched with `DOPPEL_SCENARIO=empty` or with the
+/// argument `-DoppelScenario empty`, ``makeBackend(scenario:)`` with `.automatic` picks it up.
 public enum CatFancyBackend {
-  /// A new backend that answers `GET` for each variant's URL with that variant's fixture.
+  /// The bundled manifest.
+  ///
+  /// - Throws: `DoppelError` if the manifest is missing from the bundle or invalid (a test
+  ///   catches that before anyone runs the app).
+  public static func manifest() throws -> Manifest {
+    try Manifest.load(named: "doppel", in: .module, subdirectory: "Fixtures")
+  }
+
+  /// A new backend serving the manifest's base stubs and, over them, `scenario`'s.
   ///
   /// Requests for any other URL fail (Doppel's default), so a wrong URL in the app shows up as a
   /// network error instead of reaching the real server.
-  public static func makeBackend() -> Backend {
-    let backend = Backend()
-    for variant in BreedsURL.allCases {
-      backend.stub(.get(variant.url.absoluteString), fixture(for: variant), name: variant.rawValue)
-    }
-    return backend
-  }
-
-  /// The response that serves `variant`'s bundled fixture file (`Fixtures/<fileName>.json`).
-  public static func fixture(for variant: BreedsURL) -> Response {
-    .resource(variant.fileName, withExtension: "json", subdirectory: "Fixtures", in: .module)
+  ///
+  /// - Parameter scenario: the scenario; by default none, so each variant is served at its own URL.
+  /// - Throws: `DoppelError` for an unknown scenario, naming the valid ones.
+  public static func makeBackend(scenario: ScenarioSelection = .base) throws -> Backend {
+    try Backend(manifest: manifest(), scenario: scenario)
   }
 }

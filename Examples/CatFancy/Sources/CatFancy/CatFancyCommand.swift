@@ -2,14 +2,14 @@ import Foundation
 
 /// What the `catfancy` tool was asked to do, parsed from its arguments.
 public enum CatFancyCommand: Equatable, Sendable {
-  /// Show every variant, each from the bundled fixtures (no arguments).
+  /// Show every scenario of the bundled manifest (no arguments).
   case all
-  /// Show one variant from the bundled fixtures (`--scenario NAME`).
+  /// Show one scenario of the bundled manifest (`--scenario NAME`).
   case scenario(BreedsURL)
   /// Fetch the standard variant from the real server with `URLSession.shared` (`--live`).
   case live
-  /// Answer `URLSession.shared` process-wide from the fixtures and show the standard variant
-  /// (`--shared`).
+  /// Answer `URLSession.shared` process-wide from the bundled manifest and show the app's URL, in
+  /// the scenario named by `DOPPEL_SCENARIO` or `-DoppelScenario` if any (`--shared`).
   case shared
   /// Print the usage (`--help`, `-h`).
   case help
@@ -38,10 +38,11 @@ public enum CatFancyCommand: Equatable, Sendable {
 
     Shows the CatFancy breeds screen as text.
 
-      (no option)      every scenario, answered by the bundled fixtures
+      (no option)      every scenario, answered by the bundled manifest (Fixtures/doppel.json)
       --scenario NAME  one scenario: \(scenarioNames)
       --live           the standard list from the real server, with URLSession.shared
-      --shared         the standard list, with URLSession.shared answered by the fixtures
+      --shared         the list, with URLSession.shared answered by the manifest; the scenario
+                       comes from DOPPEL_SCENARIO=NAME, if set
       --help, -h       this text
     """
   }

@@ -8,7 +8,7 @@ import Testing
 struct BackendVariantTests {
   @Test("standard: 14 breeds, snake_case fields decoded", arguments: LoadingAPI.allCases)
   func standard(api: LoadingAPI) async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
     let requester = BreedRequester(session: backend.session, url: BreedsURL.standard.url)
 
     let breeds = try await api.load(requester).get()
@@ -30,7 +30,7 @@ struct BackendVariantTests {
 
   @Test("withMore: the 14 standard breeds and 5 more", arguments: LoadingAPI.allCases)
   func withMore(api: LoadingAPI) async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
     let standard = try await api.load(BreedRequester(session: backend.session, url: BreedsURL.standard.url)).get()
 
     let more = try await api.load(BreedRequester(session: backend.session, url: BreedsURL.withMore.url)).get()
@@ -42,7 +42,7 @@ struct BackendVariantTests {
 
   @Test("standard and withMore show their breeds", arguments: LoadingAPI.allCases)
   func breedsState(api: LoadingAPI) async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
 
     let state = await api.state(BreedRequester(session: backend.session, url: BreedsURL.withMore.url))
 
@@ -57,7 +57,7 @@ struct BackendVariantTests {
 
   @Test("empty: no data", arguments: LoadingAPI.allCases)
   func empty(api: LoadingAPI) async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
     let requester = BreedRequester(session: backend.session, url: BreedsURL.empty.url)
 
     let result = await api.load(requester)
@@ -69,7 +69,7 @@ struct BackendVariantTests {
 
   @Test("malformed: a bad response", arguments: LoadingAPI.allCases)
   func malformed(api: LoadingAPI) async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
     let requester = BreedRequester(session: backend.session, url: BreedsURL.malformed.url)
 
     let result = await api.load(requester)
@@ -85,7 +85,7 @@ struct BackendVariantTests {
 
   @Test("each load makes exactly one request, for the variant's URL", arguments: BreedsURL.allCases)
   func journal(variant: BreedsURL) async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
 
     _ = await BreedListState.load(with: BreedRequester(session: backend.session, url: variant.url))
 
@@ -98,7 +98,7 @@ struct BackendVariantTests {
 
   @Test("a URL the backend does not serve fails instead of reaching the network")
   func unknownURL() async throws {
-    let backend = CatFancyBackend.makeBackend()
+    let backend = try CatFancyBackend.makeBackend()
     backend.issueReporter = .ignore  // the near-miss report is expected here; keep the test log quiet
     let url = try #require(URL(string: "https://raceconditionsoftware.s3.us-west-1.amazonaws.com/CatFancy/dogs.json"))
     let requester = BreedRequester(session: backend.session, url: url)

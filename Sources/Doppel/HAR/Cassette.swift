@@ -1,0 +1,99 @@
+import Foundation
+
+/// Recorded traffic that a backend replays as stubs: a HAR 1.2 document.
+///
+/// ```swift
+/// let cassette = try Cassette.load(from: fixtures.appending(path: "breeds.har"))
+/// try backend.replay(cassette)
+/// ```
+///
+/// Any HAR 1.2 file works, such as one exported from a browser's developer tools, Charles or
+/// Proxyman. Fields Doppel does not use are kept, so loading and saving a file loses nothing.
+public struct Cassette: Sendable, Equatable {
+  /// The HAR document.
+  public var har: HARFile
+
+  /// Creates a cassette holding `entries`.
+  public init(entries: [HAREntry] = []) {
+    har = HARFile(log: HARLog(entries: entries))
+  }
+
+  /// Creates a cassette from a HAR document.
+  public init(har: HARFile) { self.har = har }
+
+  /// The recorded exchanges, in order.
+  public var entries: [HAREntry] {
+    get { har.log.entries }
+    set { har.log.entries = newValue }
+  }
+
+  /// Reads a cassette from HAR JSON and checks that every entry can be replayed.
+  ///
+  /// - Parameters:
+  ///   - data: the HAR JSON.
+  ///   - file: the name errors use, usually the file's path.
+  /// - Throws: ``DoppelError`` naming `file` and the JSON path of the fault (such as
+  ///   `log.entries[3].response.content.encoding`); when several entries cannot be replayed (an
+  ///   unknown body encoding, invalid base64, a relative URL), one line for each.
+  public init(data: Data, file: String = "cassette") throws {
+    har = try HARFile(data: data, file: file)
+    try validate(file: file)
+  }
+
+  /// Reads the cassette at `url`.
+  ///
+  /// - Throws: ``DoppelError`` when the file cannot be read, is not HAR, or holds entries that
+  ///   cannot be replayed; the message names the file and the JSON path of each fault.
+  public static func load(from url: URL) throws -> Cassette {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      let reason = FileManager.default.fileExists(atPath: url.path) ? "it could not be read" : "there is no such file"
+      throw DoppelError("Could not read the cassette \(url.path): \(reason). Check the path.")
+    }
+    return try Cassette(data: data, file: url.path)
+  }
+
+  /// The cassette as stable HAR JSON (keys sorted, pretty printed), after `redaction`.
+  public func encoded(redaction: Redaction = .default) throws -> Data {
+    try redaction.redact(self).har.encoded()
+  }
+
+  /// Writes the cassette to `url`, creating folders as needed, after `redaction` replaced every
+  /// secret it knows, so no secret touches the disk.
+  ///
+  /// - Throws: ``DoppelError`` naming the file when it cannot be written.
+  public func save(to url: URL, redaction: Redaction = .default) throws {
+    let data = try encoded(redaction: redaction)
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try data.write(to: url, options: .atomic)
+    } catch {
+      throw DoppelError(
+        "Could not write the cassette \(url.path): \((error as NSError).localizedDescription). Check that the folder is writable."
+      )
+    }
+  }
+
+  /// Checks that every entry's URL and bodies can be decoded, reporting each one that cannot.
+  func validate(file: String) throws {
+    var problems: [String] = []
+    for (index, entry) in entries.enumerated() {
+      do {
+        _ = try entry.recordedRequest()
+        _ = try entry.replayResponse(for: HTTPMethod(entry.request.method))
+      } catch {
+        problems.append(error.message(file: file, index: index))
+      }
+    }
+    switch problems.count {
+    case 0: return
+    case 1: throw DoppelError(problems[0])
+    default:
+      throw DoppelError(
+        "\(file): \(problems.count) entries cannot be replayed:\n"
+          + problems.map { "  " + $0 }.joined(separator: "\n"))
+    }
+  }
+}

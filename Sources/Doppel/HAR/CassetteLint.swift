@@ -1,0 +1,98 @@
+import Foundation
+
+/// Finds secrets left in cassettes: bearer tokens, cookies, API keys in URLs, and well-known key
+/// formats anywhere in a file, bodies and fields Doppel does not use included.
+///
+/// ```swift
+/// for finding in try CassetteLint.scan(fileAt: cassetteURL) {
+///   print(finding)  // …/breeds.har: entries[2].request.headers.Authorization: bearer token
+/// }
+/// ```
+///
+/// Values replaced by ``Redaction/marker`` are not reported. Base64 bodies are decoded before they
+/// are scanned.
+public enum CassetteLint {
+  /// A secret found in a cassette.
+  public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as given to the scan.
+    public let file: String
+    /// The index of the entry in `log.entries`, or `nil` for a field outside the entries.
+    public let entry: Int?
+    /// Where in the file: `entries[2].request.headers.Authorization`, or a JSON path such as
+    /// `log.comment` outside the entries.
+    public let field: String
+    /// What was found.
+    public let kind: Kind
+
+    /// `file: field: kind`.
+    public var description: String { "\(file): \(field): \(kind)" }
+  }
+
+  /// A kind of secret.
+  public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    /// What it is, in words: `bearer token`.
+    public let description: String
+
+    /// A `Bearer …` token, in an `Authorization` header or anywhere else.
+    public static let bearerToken = Kind(description: "bearer token")
+    /// `Basic …` credentials.
+    public static let basicCredentials = Kind(description: "basic credentials")
+    /// Another value of `Authorization` or `Proxy-Authorization`.
+    public static let credentials = Kind(description: "credentials")
+    /// A cookie, in a `Cookie` or `Set-Cookie` header or a HAR `cookies` list.
+    public static let cookie = Kind(description: "cookie")
+    /// An AWS access key ID (`AKIA…`, `ASIA…`).
+    public static let awsAccessKey = Kind(description: "AWS access key ID")
+    /// A GitHub token (`ghp_…`, `gho_…`, `github_pat_…`).
+    public static let gitHubToken = Kind(description: "GitHub token")
+    /// A Slack token (`xoxb-…`, `xoxp-…`).
+    public static let slackToken = Kind(description: "Slack token")
+    /// A Google API key (`AIza…`).
+    public static let googleAPIKey = Kind(description: "Google API key")
+    /// A Stripe secret key (`sk_live_…`).
+    public static let stripeKey = Kind(description: "Stripe secret key")
+    /// A JSON Web Token (`eyJ….eyJ….…`).
+    public static let jsonWebToken = Kind(description: "JSON Web Token")
+    /// A PEM private key block.
+    public static let privateKey = Kind(description: "private key")
+
+    /// A header that carries API keys, such as `X-API-Key`.
+    public static func apiKeyHeader(_ name: String) -> Kind { Kind(description: "API key header \(name)") }
+    /// A query or form parameter that carries secrets, such as `api_key`.
+    public static func secretParameter(_ name: String) -> Kind {
+      Kind(description: "secret query parameter \"\(name)\"")
+    }
+    /// A JSON body field that carries secrets, such as `password`.
+    public static func secretJSONField(_ name: String) -> Kind { Kind(description: "secret JSON field \"\(name)\"") }
+  }
+
+  /// Scans the file at `url`.
+  ///
+  /// - Throws: ``DoppelError`` when the file cannot be read or is not JSON.
+  public static func scan(fileAt url: URL) throws -> [Finding] {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw DoppelError("Could not read the cassette \(url.path) to lint it. Check the path.")
+    }
+    return try scan(data, file: url.path)
+  }
+
+  /// Scans HAR JSON; `file` names it in the findings.
+  ///
+  /// - Throws: ``DoppelError`` when `data` is not JSON.
+  public static func scan(_ data: Data, file: String) throws -> [Finding] {
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: data)
+    } catch {
+      throw DoppelError(
+        "\(file): is not valid JSON, so it cannot be linted. A HAR file is one JSON document; check that it is complete."
+      )
+    }
+    var scanner = LintScanner(file: file)
+    scanner.walk(json, path: [])
+    return scanner.findings
+  }
+}

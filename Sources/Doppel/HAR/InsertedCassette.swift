@@ -1,0 +1,198 @@
+import Foundation
+
+extension Backend {
+  /// Replays the cassette at `url` and, when `record` says so, records the requests it does not
+  /// hold from the real server: the whole record-and-replay cycle in one call. Call
+  /// ``InsertedCassette/eject()`` when done, which saves what was recorded.
+  ///
+  /// ```swift
+  /// let cassette = try backend.insertCassette(at: fixtures.appending(path: "breeds.har"), record: .once)
+  /// defer { try? cassette.eject() }
+  /// ```
+  ///
+  /// The `.doppel(cassette:)` test trait in `DoppelTesting` does this around a test.
+  ///
+  /// What happens by mode (`DOPPEL_RECORD` in `environment`, when set, wins over `record`):
+  /// - ``RecordMode/none``: replay. The cassette must exist. A request it does not hold fails;
+  ///   the issue reported for it ends with the command that records it.
+  /// - ``RecordMode/once``: replay when the file exists, otherwise record every request.
+  /// - ``RecordMode/newEpisodes``: replay what the cassette holds; record the rest.
+  /// - ``RecordMode/all``: record every request; the old recording is replaced.
+  ///
+  /// Recording sets ``unmatchedPolicy`` to ``UnmatchedPolicy/passthrough``: requests no stub
+  /// matches go to the real server through a plain `URLSession`, and ``eject()`` appends them to
+  /// the cassette, redacted, in the order they were sent. Several inserts of the same file in
+  /// one process (the arguments of a parameterized test) share one recording.
+  ///
+  /// - Parameters:
+  ///   - url: the cassette file (`.har`).
+  ///   - record: the mode, unless `DOPPEL_RECORD` is set.
+  ///   - matching: what a request must share with a recorded one.
+  ///   - redaction: the secrets replaced before anything is saved.
+  ///   - testFilter: the name `swift test --filter` takes to run the test using the cassette,
+  ///     for the command that messages print.
+  ///   - environment: where `DOPPEL_RECORD` is read.
+  /// - Throws: ``DoppelError`` when `DOPPEL_RECORD` is not a mode, when the cassette does not exist
+  ///   in mode `none` (the message prints the command that records it), or when it cannot be read.
+  public func insertCassette(
+    at url: URL, record: RecordMode = .none, matching: Cassette.Matching = .methodAndURL,
+    redaction: Redaction = .default, testFilter: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) throws -> InsertedCassette {
+    let mode = try RecordMode.resolved(record, environment: environment)
+    let shelf = try CassetteShelf.shared.take(url, mode: mode)
+    let command = { (mode: RecordMode) in
+      "\(RecordMode.environmentVariable)=\(mode) swift test" + (testFilter.map { " --filter \(Self.quoted($0))" } ?? "")
+    }
+    let name = url.lastPathComponent
+    if mode == .none && !shelf.exists {
+      throw DoppelError(
+        "The cassette \(name) does not exist at \(url.path), and the record mode is none. To record it, run: \(command(.once))"
+      )
+    }
+    let recording = mode == .all || mode == .newEpisodes || (mode == .once && !shelf.exists)
+    // Replay unless every request is being recorded.
+    if !recording || mode == .newEpisodes {
+      try replay(
+        shelf.cassette, matching: matching, name: name, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    let previousPolicy = unmatchedPolicy
+    let previousReporter = issueReporter
+    if recording {
+      unmatchedPolicy = .passthrough
+    } else {
+      // Point each miss at the command that records it.
+      let hint = "\nThe cassette \(name) does not hold this request. To record it, run: \(command(.newEpisodes))"
+      issueReporter = IssueReporter { issue in
+        if issue.location == nil, issue.message.hasPrefix("No stub matched ") {
+          previousReporter.report(DoppelIssue(issue.message + hint))
+        } else {
+          previousReporter.report(issue)
+        }
+      }
+    }
+    return InsertedCassette(
+      url: url, mode: mode, isRecording: recording, redaction: redaction, backend: self,
+      journalStart: journal.count, restore: (previousPolicy, previousReporter))
+  }
+
+  private static func quoted(_ filter: String) -> String {
+    let plain = filter.allSatisfy { $0.isLetter || $0.isNumber || "_./-".contains($0) }
+    return plain ? filter : "'" + filter.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}
+
+/// A cassette in use by a backend: what ``Backend/insertCassette(at:record:matching:redaction:testFilter:environment:fileID:filePath:line:column:)``
+/// returns. ``eject()`` saves what was recorded.
+public final class InsertedCassette: Sendable {
+  /// The cassette file.
+  public let url: URL
+  /// The mode in effect, after `DOPPEL_RECORD`.
+  public let mode: RecordMode
+  /// Whether requests the cassette does not hold go to the real server and are recorded.
+  public let isRecording: Bool
+  private let redaction: Redaction
+  private let backend: Backend
+  private let journalStart: Int
+  private let restore: Locked<Restore?>
+
+  private struct Restore {
+    let policy: UnmatchedPolicy
+    let reporter: IssueReporter
+  }
+
+  init(
+    url: URL, mode: RecordMode, isRecording: Bool, redaction: Redaction, backend: Backend, journalStart: Int,
+    restore: (UnmatchedPolicy, IssueReporter)
+  ) {
+    self.url = url
+    self.mode = mode
+    self.isRecording = isRecording
+    self.redaction = redaction
+    self.backend = backend
+    self.journalStart = journalStart
+    self.restore = Locked(Restore(policy: restore.0, reporter: restore.1))
+  }
+
+  /// The exchanges recorded so far by this insert, redacted, in the order the requests were sent.
+  /// Requests still waiting for their answer are not included.
+  public var recorded: [HAREntry] {
+    guard isRecording else { return [] }
+    let started = Date()
+    return backend.journal.dropFirst(journalStart).compactMap { entry -> HAREntry? in
+      guard !entry.isMatched else { return nil }
+      if let response = entry.response {
+        guard let recorded = try? HAREntry(request: entry.request, response: response, startedAt: started) else {
+          return nil
+        }
+        return redaction.redact(recorded)
+      }
+      if let error = entry.error { return redaction.redact(HAREntry(request: entry.request, error: error)) }
+      return nil
+    }
+  }
+
+  /// Saves what was recorded (redacted) and gives the backend back its unmatched policy and issue
+  /// reporter. Calling it again does nothing.
+  ///
+  /// In mode `once` (recording) and `all` the file is written even when nothing was recorded, so
+  /// the next run replays; in `newEpisodes` only when something new was recorded.
+  ///
+  /// - Throws: ``DoppelError`` when the cassette cannot be written.
+  public func eject() throws {
+    guard
+      let previous = restore.withLock({ state -> Restore? in
+        defer { state = nil }
+        return state
+      })
+    else { return }
+    let entries = recorded
+    backend.unmatchedPolicy = previous.policy
+    backend.issueReporter = previous.reporter
+    guard isRecording else { return }
+    try CassetteShelf.shared.record(entries, into: url, mode: mode, redaction: redaction)
+  }
+}
+
+/// The cassettes in use in this process, by file, so that several tests (or the arguments of one
+/// parameterized test) using the same file share one recording instead of overwriting each other.
+final class CassetteShelf: Sendable {
+  static let shared = CassetteShelf()
+
+  struct Slot: Sendable {
+    /// Whether the file existed when the process first used it.
+    var exists: Bool
+    /// What the file held then (empty in mode `all`), plus what this process recorded since.
+    var cassette: Cassette
+  }
+
+  private let slots = Locked<[String: Slot]>([:])
+
+  /// The cassette at `url` as this process knows it: read from disk on first use.
+  func take(_ url: URL, mode: RecordMode) throws -> Slot {
+    let key = url.standardizedFileURL.path
+    if let slot = slots.withLock({ $0[key] }) { return slot }
+    let exists = FileManager.default.fileExists(atPath: key)
+    var slot = Slot(exists: exists, cassette: Cassette())
+    if exists && mode != .all { slot.cassette = try Cassette.load(from: url) }
+    return slots.withLock { slots in
+      if let existing = slots[key] { return existing }
+      slots[key] = slot
+      return slot
+    }
+  }
+
+  /// Appends `entries` to the cassette at `url` and writes it.
+  func record(_ entries: [HAREntry], into url: URL, mode: RecordMode, redaction: Redaction) throws {
+    let key = url.standardizedFileURL.path
+    try slots.withLock { slots in
+      var slot = slots[key] ?? Slot(exists: false, cassette: Cassette())
+      if entries.isEmpty && mode == .newEpisodes && slot.exists { return }
+      slot.cassette.entries += entries
+      try slot.cassette.save(to: url, redaction: redaction)
+      slot.exists = true
+      slots[key] = slot
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension Backend {
+  /// A backend answering with a manifest's base stubs and, layered over them, one scenario's.
+  ///
+  /// ```swift
+  /// let manifest = try Manifest.load(named: "doppel", in: .module, subdirectory: "Fixtures")
+  /// let backend = try Backend(manifest: manifest, scenario: "empty")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - manifest: the stubs and scenarios.
+  ///   - scenario: which scenario to layer over the base stubs. By default ``ScenarioSelection/automatic``:
+  ///     the `DOPPEL_SCENARIO` environment variable, else the `-DoppelScenario NAME` launch
+  ///     argument, else none.
+  ///   - unmatched: what to do with requests no stub matches; by default the manifest's
+  ///     `unmatched`, or ``UnmatchedPolicy/fail``.
+  ///   - issueReporter: where unmatched requests are reported; by default, standard error.
+  ///   - clock: the clock that delays and pacing run on.
+  /// - Throws: ``DoppelError`` when the scenario is not in the manifest, naming the valid ones.
+  public convenience init(
+    manifest: Manifest, scenario: ScenarioSelection = .automatic, unmatched: UnmatchedPolicy? = nil,
+    issueReporter: IssueReporter = .standardError, clock: any Clock<Duration> = ContinuousClock()
+  ) throws(DoppelError) {
+    let name = try manifest.resolveScenario(scenario)
+    self.init(unmatched: unmatched ?? manifest.unmatched ?? .fail, issueReporter: issueReporter, clock: clock)
+    register(manifest.stubs(for: name))
+  }
+
+  /// A backend serving a fixture directory laid out as `<host>/<path>` (see
+  /// ``Manifest/init(fixtureDirectory:)`` for the rules).
+  ///
+  /// - Throws: ``DoppelError`` when the directory does not exist or is not laid out by host.
+  public convenience init(
+    fixtureDirectory: URL, unmatched: UnmatchedPolicy = .fail, issueReporter: IssueReporter = .standardError,
+    clock: any Clock<Duration> = ContinuousClock()
+  ) throws(DoppelError) {
+    let manifest = try Manifest(fixtureDirectory: fixtureDirectory)
+    self.init(unmatched: unmatched, issueReporter: issueReporter, clock: clock)
+    register(manifest.stubs(for: nil))
+  }
+
+  /// Adds a manifest's base stubs and one scenario's to this backend, after (so over) its current
+  /// stubs. The manifest's `unmatched` is not applied.
+  ///
+  /// - Returns: the handles of the stubs added, base stubs first.
+  /// - Throws: ``DoppelError`` when the scenario is not in the manifest; nothing is added then.
+  @discardableResult
+  public func addStubs(from manifest: Manifest, scenario: ScenarioSelection = .automatic) throws(DoppelError)
+    -> [StubHandle]
+  {
+    register(manifest.stubs(for: try manifest.resolveScenario(scenario)))
+  }
+
+  @discardableResult
+  private func register(_ stubs: [ManifestStub]) -> [StubHandle] {
+    stubs.map { stub in
+      let handle = self.stub(
+        stub.matcher, stub.responder, times: stub.times, name: stub.name, fileID: stub.location.fileID,
+        filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
+      if let state = stub.requiresState { handle.requiresState(state) }
+      if let state = stub.setsState { handle.setsState(state) }
+      return handle
+    }
+  }
+}

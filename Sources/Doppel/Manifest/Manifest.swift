@@ -1,0 +1,155 @@
+import Foundation
+
+/// A backend described in JSON (`doppel.json`): stubs, named scenarios layered over them, and
+/// fixture files, so the same description serves tests, an app's debug build and a stub server.
+///
+/// ```json
+/// {
+///   "stubs": [
+///     { "request": "GET https://api.example.com/breeds.json", "response": { "file": "breeds.json" } }
+///   ],
+///   "scenarios": {
+///     "empty": {
+///       "stubs": [
+///         { "request": "GET https://api.example.com/breeds.json", "response": { "json": { "breeds": [] } } }
+///       ]
+///     }
+///   }
+/// }
+/// ```
+///
+/// ```swift
+/// let manifest = try Manifest.load(contentsOf: fixturesDirectory)
+/// let backend = try Backend(manifest: manifest, scenario: "empty")
+/// ```
+///
+/// Everything is checked when the manifest is loaded: malformed JSON, an unknown key, a bad URL, a
+/// fixture file that does not exist. Each error is a ``DoppelError`` whose message names the file,
+/// the line and column, the key path (`stubs[2].response.status`) and the fix. The format is
+/// described field by field in the "Fixtures and scenarios" article, and as a JSON Schema in
+/// `Schemas/doppel-manifest.schema.json`.
+public struct Manifest: Sendable {
+  /// The file the manifest was read from, or for a fixture directory, the directory.
+  public let url: URL
+  /// The manifest's `description`, if it has one.
+  public let description: String?
+  let stubs: [ManifestStub]
+  let scenarios: [ManifestScenario]
+  let unmatched: UnmatchedPolicy?
+  private let scenariosPosition: TextPosition?
+
+  /// The name manifests have by default: `doppel.json`.
+  public static let defaultFileName = "doppel.json"
+
+  /// The scenario names, in the order they are written.
+  public var scenarioNames: [String] { scenarios.map(\.name) }
+
+  /// The `description` of the scenario named `name`, if it has one.
+  public func description(ofScenario name: String) -> String? {
+    scenarios.first { $0.name == name }?.description
+  }
+
+  /// Reads a manifest as if it were the file at `url`: errors name `url`, and fixture files are
+  /// found relative to its directory.
+  ///
+  /// - Throws: ``DoppelError`` for malformed JSON or anything the manifest format does not allow.
+  public init(data: Data, url: URL) throws(DoppelError) {
+    let bytes = [UInt8](data)
+    let reader = ManifestReader(url: url, bytes: bytes)
+    guard String(data: data, encoding: .utf8) != nil else {
+      throw DoppelError("\(url.path): the manifest is not UTF-8 text. Save it as UTF-8.")
+    }
+    let root: PositionedJSON
+    do {
+      root = try PositionedJSONParser.parse(bytes)
+    } catch {
+      throw DoppelError("\(url.path):\(reader.position(error.offset)): malformed JSON: \(error.message).")
+    }
+    let document = try reader.document(root)
+    self.url = url
+    description = document.description
+    stubs = document.stubs
+    scenarios = document.scenarios
+    unmatched = document.unmatched
+    scenariosPosition = document.scenariosPosition
+  }
+
+  /// The zero-configuration manifest for a fixture directory: every file, laid out as
+  /// `<host>/<path>`, is served at that host and path. No scenarios.
+  ///
+  /// - Throws: ``DoppelError`` when the directory does not exist or holds a file outside a host
+  ///   directory. See the "Fixtures and scenarios" article for the exact rules.
+  public init(fixtureDirectory: URL) throws(DoppelError) {
+    let directory = fixtureDirectory.standardizedFileURL
+    stubs = try FixtureDirectory.stubs(in: directory)
+    url = directory
+    description = nil
+    scenarios = []
+    unmatched = nil
+    scenariosPosition = nil
+  }
+
+  /// Loads the manifest at `url`: a JSON file, or a directory holding `doppel.json`. A directory
+  /// without `doppel.json` is read as a fixture directory (see ``init(fixtureDirectory:)``).
+  ///
+  /// - Throws: ``DoppelError`` when nothing is at `url`, the file cannot be read, or the manifest
+  ///   is invalid.
+  public static func load(contentsOf url: URL) throws(DoppelError) -> Manifest {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw DoppelError(
+        "\(url.path): no such file or directory. Pass the manifest file, or the directory holding \(defaultFileName).")
+    }
+    var file = url
+    if isDirectory.boolValue {
+      file = url.appendingPathComponent(defaultFileName)
+      guard FileManager.default.fileExists(atPath: file.path) else { return try Manifest(fixtureDirectory: url) }
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw DoppelError("\(file.path): could not read the manifest: \(error.localizedDescription).")
+    }
+    return try Manifest(data: data, url: file)
+  }
+
+  /// Loads `<name>.json` from a bundle's resources: for a package target, `Bundle.module` with the
+  /// fixtures copied as a folder (`resources: [.copy("Fixtures")]`, then `subdirectory: "Fixtures"`).
+  ///
+  /// - Throws: ``DoppelError`` when the bundle has no such resource, or the manifest is invalid.
+  public static func load(
+    named name: String = "doppel", in bundle: Bundle, subdirectory: String? = nil
+  ) throws(DoppelError) -> Manifest {
+    guard let url = bundle.url(forResource: name, withExtension: "json", subdirectory: subdirectory) else {
+      let place = subdirectory.map { " in \($0)/" } ?? ""
+      throw DoppelError(
+        "The manifest \(name).json\(place) is not in the bundle at \(bundle.bundleURL.path). Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder."
+      )
+    }
+    return try load(contentsOf: url)
+  }
+
+  /// The name of the scenario `selection` picks, or `nil` for the base stubs alone.
+  ///
+  /// - Throws: ``DoppelError`` when the scenario is not in the manifest (naming the valid ones and
+  ///   the closest), or `-DoppelScenario` has no name after it.
+  public func resolveScenario(_ selection: ScenarioSelection) throws(DoppelError) -> String? {
+    guard let (name, source) = try selection.resolve() else { return nil }
+    guard !scenarioNames.contains(name) else { return name }
+    let place = scenariosPosition.map { "\(url.path):\($0): scenarios: " } ?? "\(url.path): "
+    guard !scenarios.isEmpty else {
+      throw DoppelError(
+        "\(place)there is no scenario \"\(name)\" (\(source)): the manifest has no scenarios. Add \"scenarios\": {\"\(name)\": {\"stubs\": [ … ]}}, or choose no scenario."
+      )
+    }
+    throw DoppelError(
+      "\(place)there is no scenario \"\(name)\" (\(source)).\(Suggestion.didYouMean(name, in: scenarioNames)) The scenarios are: \(scenarioNames.joined(separator: ", "))."
+    )
+  }
+
+  /// The base stubs, then those of `scenario` (which take precedence).
+  func stubs(for scenario: String?) -> [ManifestStub] {
+    stubs + (scenarios.first { $0.name == scenario }?.stubs ?? [])
+  }
+}

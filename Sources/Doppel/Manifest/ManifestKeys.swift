@@ -1,0 +1,34 @@
+/// Every key a manifest object may have, by kind of object. Unknown keys are errors, and the JSON
+/// Schema in `Schemas/doppel-manifest.schema.json` lists the same keys (a test keeps them in step).
+enum ManifestKeys {
+  /// The top level.
+  static let manifest = ["$schema", "description", "fixtureDirectory", "unmatched", "stubs", "scenarios"]
+  /// One scenario under `scenarios`.
+  static let scenario = ["description", "fixtureDirectory", "stubs"]
+  /// One stub.
+  static let stub = ["name", "request", "response", "times", "requiresState", "setsState"]
+  /// A stub's `request`.
+  static let request = [
+    "method", "url", "host", "pathGlob", "pathRegex", "query", "queryExactly", "headers",
+    "json", "jsonContaining", "text", "form",
+  ]
+  /// The request body keys, of which one at most.
+  static let requestBody = ["json", "jsonContaining", "text", "form"]
+  /// A stub's `response`.
+  static let response = [
+    "status", "headers", "json", "text", "file", "contentType", "error", "redirect", "never", "sequence", "then",
+    "delay", "throttle", "chunked", "dropAfterBytes",
+  ]
+  /// One response of a `sequence`: a response without `sequence` and `then`.
+  static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" }
+  /// The response body keys, of which one at most.
+  static let responseBody = ["json", "text", "file"]
+  /// A response's `chunked`.
+  static let chunked = ["size", "every"]
+  /// A response's `redirect`.
+  static let redirect = ["to", "status", "follow"]
+  /// The values of a sequence's `then`.
+  static let sequenceEnds = ["repeatLast", "cycle", "fail"]
+  /// The string values of the top-level `unmatched` (it may also be a response object).
+  static let unmatchedPolicies = ["fail", "passthrough"]
+}

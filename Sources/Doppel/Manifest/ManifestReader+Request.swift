@@ -1,0 +1,94 @@
+import Foundation
+
+extension ManifestReader {
+  /// A stub's `request`: the string shorthand `"GET https://…"` / `"/path"`, or an object whose
+  /// keys each add a condition (all must hold). `{}` matches every request.
+  func matcher(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Matcher {
+    if case .string(let text) = node.value { return try shorthand(text, node, path) }
+    let fields = try object(node, path, known: ManifestKeys.request, what: "a request")
+    try requireAtMostOne(
+      ManifestKeys.requestBody, in: fields,
+      "a request body is matched one way; keep one of json, jsonContaining, text, form.")
+    var parts: [Matcher] = []
+    for member in fields.members {
+      let value = member.value
+      let valuePath = fields.path(member.key)
+      let part: Matcher
+      switch member.key {
+      case "method":
+        part = .method(
+          try method(nonEmptyString(value, valuePath, what: "an HTTP method such as \"GET\""), value, valuePath))
+      case "url": part = .url(try nonEmptyString(value, valuePath, what: "a URL or a path"))
+      case "host": part = .host(try nonEmptyString(value, valuePath, what: "a host name"))
+      case "pathGlob":
+        part = .path(glob: try nonEmptyString(value, valuePath, what: "a glob such as \"/images/**/*.png\""))
+      case "pathRegex": part = .path(regex: try nonEmptyString(value, valuePath, what: "a regular expression"))
+      case "query", "queryExactly":
+        let pairs = try stringPairs(value, valuePath, what: "query items", allowArrays: true)
+        part = .query(pairs.map { URLQueryItem(name: $0.0, value: $0.1) }, exactly: member.key == "queryExactly")
+      case "headers": part = try headers(value, valuePath)
+      case "json": part = .jsonBody(value.jsonValue)
+      case "jsonContaining": part = .jsonBody(containing: value.jsonValue)
+      case "text": part = .body(try string(value, valuePath))
+      case "form":
+        part = .formBody(items: try stringPairs(value, valuePath, what: "form fields", allowArrays: true))
+      default: continue  // unreachable: `object` refused unknown keys
+      }
+      if let problem = part.problem { throw error(value, valuePath, problem.message) }
+      parts.append(part)
+    }
+    guard let first = parts.first else { return .any }
+    return parts.dropFirst().reduce(first, &&)
+  }
+
+  /// `"GET https://api.example.com/breeds.json"`, `"POST /orders"` or just `"/breeds.json"`.
+  private func shorthand(_ text: String, _ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Matcher
+  {
+    // A leading upper-case word is a method; anything else is the URL, checked as written.
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    let hasMethod = words.count > 1 && words[0].allSatisfy { $0.isASCII && $0.isUppercase }
+    let matcher: Matcher
+    switch words.count {
+    case _ where !hasMethod:
+      matcher = .url(text)
+    case 2:
+      matcher = .method(HTTPMethod(String(words[0]))) && .url(String(words[1]))
+    default:
+      throw error(
+        node, path,
+        "\"\(text)\" is not a request. Write \"METHOD URL\" (\"GET https://api.example.com/breeds.json\"), a URL or path alone, or an object such as {\"method\": \"GET\", \"url\": \"/breeds.json\"}."
+      )
+    }
+    if let problem = matcher.problem { throw error(node, path, problem.message) }
+    return matcher
+  }
+
+  private func method(_ name: String, _ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> HTTPMethod
+  {
+    guard name.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
+      throw error(node, path, "\"\(name)\" is not an HTTP method. Write a method name such as GET, POST or DELETE.")
+    }
+    return HTTPMethod(name)
+  }
+
+  /// `{"Accept": "application/json", "Authorization": true}`: a value to equal, or `true` for
+  /// "present, whatever its value".
+  private func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Matcher {
+    guard case .object(let members) = node.value else {
+      throw error(node, path, "expected header fields (a JSON object), found \(node.kind).")
+    }
+    var parts: [Matcher] = []
+    for member in members {
+      switch member.value.value {
+      case .string(let value): parts.append(.header(member.key, value))
+      case .bool(true): parts.append(.header(member.key))
+      default:
+        throw error(
+          member.value, path + member.key,
+          "expected the header's value (a string) or true (present with any value), found \(member.value.kind).")
+      }
+    }
+    guard let first = parts.first else { return .any }
+    return parts.dropFirst().reduce(first, &&)
+  }
+}

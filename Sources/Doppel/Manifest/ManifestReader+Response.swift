@@ -1,0 +1,198 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension ManifestReader {
+  /// A stub's `response`: one response, or a `sequence` of them.
+  func responder(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Responder {
+    let fields = try object(node, path, known: ManifestKeys.response, what: "a response")
+    guard let sequence = fields["sequence"] else {
+      if fields["then"] != nil {
+        throw error(
+          at: fields.keyOffset("then"), path,
+          "\"then\" says what a sequence does after its last response, but this response has no \"sequence\". Remove \"then\", or add \"sequence\": [ … ]."
+        )
+      }
+      return .response(try response(fields))
+    }
+    let others = fields.members.map(\.key).filter { $0 != "sequence" && $0 != "then" }
+    if let other = others.first {
+      throw error(
+        at: fields.keyOffset(other), path,
+        "\"\(other)\" cannot be used next to \"sequence\": each response of the sequence has its own. Move \"\(other)\" into the sequence's responses."
+      )
+    }
+    let sequencePath = path + "sequence"
+    let items = try array(sequence, sequencePath, of: "responses")
+    guard !items.isEmpty else {
+      throw error(
+        sequence, sequencePath,
+        "a sequence needs at least one response, such as [{\"status\": 503}, {\"status\": 200}].")
+    }
+    var responses: [Response] = []
+    for (index, item) in items.enumerated() {
+      let itemPath = sequencePath + index
+      responses.append(
+        try response(object(item, itemPath, known: ManifestKeys.sequenceItem, what: "a response of a sequence")))
+    }
+    var end = SequenceEnd.repeatLast
+    if let then = fields["then"] {
+      switch try string(then, path + "then", what: "one of repeatLast, cycle, fail") {
+      case "repeatLast": end = .repeatLast
+      case "cycle": end = .cycle
+      case "fail": end = .fail
+      case let other:
+        throw error(
+          then, path + "then",
+          "\"\(other)\" is not a sequence end.\(Suggestion.didYouMean(other, in: ManifestKeys.sequenceEnds)) Use one of: \(ManifestKeys.sequenceEnds.joined(separator: ", "))."
+        )
+      }
+    }
+    return .sequence(responses, then: end)
+  }
+
+  /// One response: a failure (`error`), a response that never comes (`never`), a redirect, or a
+  /// status with headers and a body; then its timing.
+  func response(_ fields: Fields) throws(DoppelError) -> Response {
+    let path = fields.path
+    try requireAtMostOne(
+      ManifestKeys.responseBody, in: fields, "a response has one body; keep one of json, text, file.")
+    try requireAtMostOne(["throttle", "chunked"], in: fields, "both pace the body; keep one.")
+    if fields["never"] != nil {
+      try requireAlone("never", in: fields, allowing: [], "a response that never comes has nothing else.")
+      guard try bool(fields["never"]!, path + "never") else {
+        throw error(fields["never"]!, path + "never", "\"never\": false has no effect. Remove it.")
+      }
+      return .never
+    }
+    var response: Response
+    if let error = fields["error"] {
+      try requireAlone("error", in: fields, allowing: ["delay"], "a failed request has no HTTP response.")
+      response = .error(try urlError(error, path + "error"))
+    } else if let redirect = fields["redirect"] {
+      try requireAlone(
+        "redirect", in: fields, allowing: ["headers", "delay"],
+        "a redirect has its own status and no body; put the status inside \"redirect\".")
+      var redirectHeaders: HTTPHeaders = [:]
+      if let node = fields["headers"] { redirectHeaders = try headers(node, path + "headers") }
+      response = try self.redirect(redirect, path + "redirect", headers: redirectHeaders)
+    } else {
+      response = try httpResponse(fields)
+    }
+    if let delay = fields["delay"] { response = response.delayed(by: try duration(delay, path + "delay")) }
+    if let throttle = fields["throttle"] {
+      response = response.throttled(
+        bytesPerSecond: try integer(throttle, path + "throttle", in: 1...Int.max, what: "bytes per second (1 or more)"))
+    }
+    if let chunked = fields["chunked"] {
+      let chunkPath = path + "chunked"
+      let chunk = try object(
+        chunked, chunkPath, known: ManifestKeys.chunked, what: "chunking ({\"size\": 512, \"every\": \"50ms\"})")
+      guard let size = chunk["size"], let every = chunk["every"] else {
+        throw error(
+          chunked, chunkPath,
+          "chunking needs both \"size\" (bytes) and \"every\" (a duration), for example {\"size\": 512, \"every\": \"50ms\"}."
+        )
+      }
+      response = response.chunked(
+        size: try integer(size, chunkPath + "size", in: 1...Int.max, what: "a chunk size in bytes (1 or more)"),
+        every: try duration(every, chunkPath + "every"))
+    }
+    if let drop = fields["dropAfterBytes"] {
+      response = response.droppingConnection(
+        afterBytes: try integer(drop, path + "dropAfterBytes", in: 0...Int.max, what: "a number of bytes (0 or more)"))
+    }
+    return response
+  }
+
+  /// An error unless `key` stands only with the keys in `allowing`.
+  private func requireAlone(_ key: String, in fields: Fields, allowing: [String], _ reason: String) throws(DoppelError)
+  {
+    guard let other = fields.members.map(\.key).first(where: { $0 != key && !allowing.contains($0) }) else { return }
+    throw error(
+      at: fields.keyOffset(other), fields.path, "\"\(other)\" cannot be used with \"\(key)\": \(reason) Remove one.")
+  }
+
+  private func httpResponse(_ fields: Fields) throws(DoppelError) -> Response {
+    let path = fields.path
+    var status = 200
+    if let node = fields["status"] {
+      status = try integer(node, path + "status", in: 100...599, what: "an HTTP status from 100 to 599")
+    }
+    var headers: HTTPHeaders = [:]
+    if let node = fields["headers"] { headers = try self.headers(node, path + "headers") }
+    var contentType: String?
+    if let node = fields["contentType"] {
+      contentType = try nonEmptyString(node, path + "contentType", what: "a media type such as \"application/json\"")
+    }
+    if let json = fields["json"] {
+      return .text(json.serialized, status: status, headers: headers, contentType: contentType ?? "application/json")
+    }
+    if let text = fields["text"] {
+      return .text(
+        try string(text, path + "text"), status: status, headers: headers,
+        contentType: contentType ?? "text/plain; charset=utf-8")
+    }
+    if let file = fields["file"] {
+      return .file(try fixtureFile(file, path + "file"), status: status, headers: headers, contentType: contentType)
+    }
+    var response = Response.status(status, headers: headers)
+    if let contentType { response.headers.replace("Content-Type", with: contentType) }
+    return response
+  }
+
+  /// `{"Cache-Control": "no-store", "Set-Cookie": ["a=1", "b=2"]}`, in the order written.
+  func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> HTTPHeaders {
+    HTTPHeaders(try stringPairs(node, path, what: "header fields", allowArrays: true))
+  }
+
+  /// A fixture file's URL, relative to the manifest's directory; it must exist now.
+  private func fixtureFile(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> URL {
+    let relative = try nonEmptyString(node, path, what: "a file path relative to the manifest")
+    let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw error(
+        node, path,
+        "the fixture file \"\(relative)\" does not exist (looked for \(url.standardizedFileURL.path)). Create it, or fix the path; it is relative to the manifest's directory \(directory.path)."
+      )
+    }
+    guard !isDirectory.boolValue else {
+      throw error(node, path, "\"\(relative)\" is a directory, not a fixture file. Name a file inside it.")
+    }
+    return url.standardizedFileURL
+  }
+
+  private func urlError(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> URLError {
+    switch node.value {
+    case .string(let name):
+      if let code = URLErrorCodeName.code(named: name) { return URLError(code) }
+      throw error(
+        node, path,
+        "\"\(name)\" is not a URLError code name.\(Suggestion.didYouMean(name, in: URLErrorCodeName.names)) Use one of: \(URLErrorCodeName.names.joined(separator: ", "))."
+      )
+    default:
+      throw error(node, path, "expected a URLError code name such as \"notConnectedToInternet\", found \(node.kind).")
+    }
+  }
+
+  private func redirect(_ node: PositionedJSON, _ path: ManifestKeyPath, headers: HTTPHeaders) throws(DoppelError)
+    -> Response
+  {
+    let fields = try object(
+      node, path, known: ManifestKeys.redirect, what: "a redirect ({\"to\": \"/new\", \"status\": 302})")
+    guard let to = fields["to"] else {
+      throw error(node, path, "a redirect needs \"to\": the URL or path to go to, for example {\"to\": \"/new\"}.")
+    }
+    let location = try nonEmptyString(to, path + "to", what: "a URL or path")
+    var status = 302
+    if let node = fields["status"] {
+      status = try integer(node, path + "status", in: 300...399, what: "a redirect status from 300 to 399")
+    }
+    var response = Response.redirect(to: location, status: status, headers: headers)
+    if let follow = fields["follow"], try !bool(follow, path + "follow") { response = response.notFollowed() }
+    return response
+  }
+}

@@ -1,0 +1,138 @@
+/// A JSON value that remembers where it was written, so that a manifest error can point at the
+/// exact line and column. Object members keep their order.
+struct PositionedJSON: Sendable {
+  enum Value: Sendable {
+    case null
+    case bool(Bool)
+    /// The number's value and its literal text, kept so it is served as written.
+    case number(Double, literal: String)
+    case string(String)
+    case array([PositionedJSON])
+    case object([Member])
+  }
+
+  struct Member: Sendable {
+    let key: String
+    /// Where the key's opening quote is.
+    let keyOffset: Int
+    let value: PositionedJSON
+  }
+
+  let value: Value
+  /// The UTF-8 offset of the value's first byte in the document.
+  let offset: Int
+
+  /// What the value is, for messages: `a string "200"`, `an object`, `null`.
+  var kind: String {
+    switch value {
+    case .null: return "null"
+    case .bool(let flag): return flag ? "true" : "false"
+    case .number(_, let literal): return "the number \(literal)"
+    case .string(let text): return "the string \"\(text.count > 40 ? text.prefix(37) + "…" : text)\""
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+
+  /// The value as a ``JSONValue`` (object key order is dropped).
+  var jsonValue: JSONValue {
+    switch value {
+    case .null: return .null
+    case .bool(let flag): return .bool(flag)
+    case .number(let number, _): return .number(number)
+    case .string(let text): return .string(text)
+    case .array(let items): return .array(items.map(\.jsonValue))
+    case .object(let members):
+      return .object(Dictionary(members.map { ($0.key, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
+    }
+  }
+
+  /// Compact JSON text with members in their written order and numbers as written.
+  var serialized: String {
+    var output = ""
+    write(to: &output)
+    return output
+  }
+
+  private func write(to output: inout String) {
+    switch value {
+    case .null: output += "null"
+    case .bool(let flag): output += flag ? "true" : "false"
+    case .number(_, let literal): output += literal
+    case .string(let text): Self.writeString(text, to: &output)
+    case .array(let items):
+      output += "["
+      for (index, item) in items.enumerated() {
+        if index > 0 { output += "," }
+        item.write(to: &output)
+      }
+      output += "]"
+    case .object(let members):
+      output += "{"
+      for (index, member) in members.enumerated() {
+        if index > 0 { output += "," }
+        Self.writeString(member.key, to: &output)
+        output += ":"
+        member.value.write(to: &output)
+      }
+      output += "}"
+    }
+  }
+
+  private static func writeString(_ text: String, to output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output += "\""
+  }
+}
+
+/// Line and column (both from 1, the column counted in Unicode scalars) of a UTF-8 offset.
+struct TextPosition: Sendable, Equatable, CustomStringConvertible {
+  let line: Int
+  let column: Int
+
+  init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
+  init(offset: Int, in bytes: [UInt8]) {
+    self.init(offset: offset, in: bytes, lineStarts: Self.lineStarts(bytes))
+  }
+
+  /// The position of `offset`, with the offsets where lines start computed once for the document.
+  init(offset: Int, in bytes: [UInt8], lineStarts: [Int]) {
+    let offset = min(max(0, offset), bytes.count)
+    // The last line start at or before `offset` (lineStarts[0] is 0).
+    var low = 0
+    var high = lineStarts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    let column = bytes[lineStarts[low]..<offset].reduce(1) { $1 & 0xC0 != 0x80 ? $0 + 1 : $0 }
+    self.init(line: low + 1, column: column)
+  }
+
+  /// The offset of the first byte of each line.
+  static func lineStarts(_ bytes: [UInt8]) -> [Int] {
+    var starts = [0]
+    for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
+    return starts
+  }
+
+  /// `14:7`
+  var description: String { "\(line):\(column)" }
+}

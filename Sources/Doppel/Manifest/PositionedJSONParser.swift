@@ -1,0 +1,357 @@
+/// A strict JSON reader (RFC 8259) that records where each value and key starts.
+///
+/// `JSONSerialization` and `JSONDecoder` do not say where a value was written; manifest errors
+/// must, so the manifest is read with this small recursive-descent parser instead.
+struct PositionedJSONParser {
+  /// A syntax error: what is wrong, and the UTF-8 offset where it was found.
+  struct SyntaxError: Error, Sendable {
+    let message: String
+    let offset: Int
+  }
+
+  /// Arrays and objects nested deeper than this are refused instead of overflowing the stack.
+  static let maximumDepth = 512
+
+  private let bytes: [UInt8]
+  private var index = 0
+  private var depth = 0
+
+  private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Parses a whole document: one value, surrounded by optional white space. A UTF-8 byte order
+  /// mark at the start is skipped.
+  static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> PositionedJSON {
+    var parser = PositionedJSONParser(bytes)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+    parser.skipWhitespace()
+    guard parser.index < bytes.count else {
+      throw SyntaxError(message: "the file is empty; a manifest is a JSON object such as {\"stubs\": []}", offset: 0)
+    }
+    let value = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.index < bytes.count {
+      throw parser.error("unexpected \(parser.found) after the end of the JSON value")
+    }
+    return value
+  }
+
+  // MARK: Values
+
+  private mutating func parseValue() throws(SyntaxError) -> PositionedJSON {
+    guard let byte = peek else { throw error("the file ends where a value was expected") }
+    let start = index
+    switch byte {
+    case UInt8(ascii: "{"): return PositionedJSON(value: try parseObject(), offset: start)
+    case UInt8(ascii: "["): return PositionedJSON(value: try parseArray(), offset: start)
+    case UInt8(ascii: "\""): return PositionedJSON(value: .string(try parseString()), offset: start)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return PositionedJSON(value: try parseNumber(), offset: start)
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return PositionedJSON(value: .bool(true), offset: start)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return PositionedJSON(value: .bool(false), offset: start)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return PositionedJSON(value: .null, offset: start)
+    case UInt8(ascii: "'"):
+      throw error("strings must be in double quotes, not single quotes")
+    default:
+      throw error("expected a value (an object, array, string, number, true, false or null), found \(found)")
+    }
+  }
+
+  private mutating func parseObject() throws(SyntaxError) -> PositionedJSON.Value {
+    try enterNesting()
+    defer { depth -= 1 }
+    index += 1  // {
+    var members: [PositionedJSON.Member] = []
+    var seen: [String: Int] = [:]
+    skipWhitespace()
+    if peek == UInt8(ascii: "}") {
+      index += 1
+      return .object([])
+    }
+    while true {
+      skipWhitespace()
+      guard peek == UInt8(ascii: "\"") else {
+        if peek == UInt8(ascii: "}") && !members.isEmpty {
+          throw error("expected a key after \",\", found \"}\"; JSON does not allow a trailing comma")
+        }
+        throw error("expected a key in double quotes, found \(found)")
+      }
+      let keyOffset = index
+      let key = try parseString()
+      if let first = seen[key] {
+        let position = TextPosition(offset: first, in: bytes)
+        throw SyntaxError(
+          message: "the key \"\(key)\" appears twice in this object (first at \(position)); keep one", offset: keyOffset
+        )
+      }
+      seen[key] = keyOffset
+      skipWhitespace()
+      guard peek == UInt8(ascii: ":") else {
+        throw error("expected \":\" after the key \"\(key)\", found \(found)")
+      }
+      index += 1
+      skipWhitespace()
+      let value = try parseValue()
+      members.append(PositionedJSON.Member(key: key, keyOffset: keyOffset, value: value))
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "}"):
+        index += 1
+        return .object(members)
+      case nil: throw error("the file ends inside an object; a \"}\" is missing")
+      default: throw error("expected \",\" or \"}\" after the value of \"\(key)\", found \(found)")
+      }
+    }
+  }
+
+  private mutating func parseArray() throws(SyntaxError) -> PositionedJSON.Value {
+    try enterNesting()
+    defer { depth -= 1 }
+    index += 1  // [
+    var items: [PositionedJSON] = []
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") {
+      index += 1
+      return .array([])
+    }
+    while true {
+      skipWhitespace()
+      if peek == UInt8(ascii: "]") {
+        throw error("expected a value after \",\", found \"]\"; JSON does not allow a trailing comma")
+      }
+      items.append(try parseValue())
+      skipWhitespace()
+      switch peek {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "]"):
+        index += 1
+        return .array(items)
+      case nil: throw error("the file ends inside an array; a \"]\" is missing")
+      default: throw error("expected \",\" or \"]\" after an array element, found \(found)")
+      }
+    }
+  }
+
+  private mutating func enterNesting() throws(SyntaxError) {
+    depth += 1
+    if depth > Self.maximumDepth {
+      throw error("arrays and objects are nested more than \(Self.maximumDepth) deep")
+    }
+  }
+
+  // MARK: Strings
+
+  private mutating func parseString() throws(SyntaxError) -> String {
+    let start = index
+    index += 1  // "
+    var scalars = String.UnicodeScalarView()
+    var runStart = index
+    func flush(_ end: Int) {
+      if end > runStart {
+        scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+      }
+    }
+    while true {
+      guard let byte = peek else {
+        throw SyntaxError(message: "the string that starts here has no closing \"", offset: start)
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        flush(index)
+        index += 1
+        return String(scalars)
+      case UInt8(ascii: "\\"):
+        flush(index)
+        scalars.append(try parseEscape())
+        runStart = index
+      case 0..<0x20:
+        let name = byte == 0x0A ? "a line break" : byte == 0x09 ? "a tab" : "the control character U+00\(hex(byte))"
+        throw error("\(name) inside a string; write it as an escape (\\n, \\t, \\u00XX), or close the string")
+      default:
+        index += 1
+      }
+    }
+  }
+
+  private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
+    let start = index
+    index += 1  // backslash
+    guard let byte = peek else { throw error("the file ends inside a string escape") }
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""): return "\""
+    case UInt8(ascii: "\\"): return "\\"
+    case UInt8(ascii: "/"): return "/"
+    case UInt8(ascii: "b"): return "\u{08}"
+    case UInt8(ascii: "f"): return "\u{0C}"
+    case UInt8(ascii: "n"): return "\n"
+    case UInt8(ascii: "r"): return "\r"
+    case UInt8(ascii: "t"): return "\t"
+    case UInt8(ascii: "u"):
+      let first = try parseHex4(escapeStart: start)
+      if (0xD800...0xDBFF).contains(first) {
+        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+          throw SyntaxError(
+            message:
+              "the escape \\u\(hex16(first)) is the first half of a surrogate pair but no \\uDC00–\\uDFFF follows",
+            offset: start)
+        }
+        let secondStart = index
+        index += 2
+        let second = try parseHex4(escapeStart: secondStart)
+        guard (0xDC00...0xDFFF).contains(second) else {
+          throw SyntaxError(
+            message: "the escape \\u\(hex16(second)) should be the second half of a surrogate pair (\\uDC00–\\uDFFF)",
+            offset: secondStart)
+        }
+        let value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+      }
+      if (0xDC00...0xDFFF).contains(first) {
+        throw SyntaxError(
+          message: "the escape \\u\(hex16(first)) is the second half of a surrogate pair without a first half",
+          offset: start)
+      }
+      return Unicode.Scalar(first) ?? "\u{FFFD}"
+    default:
+      let shown = String(decoding: [byte], as: UTF8.self)
+      throw SyntaxError(
+        message: "\\\(shown) is not a JSON escape; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX",
+        offset: start)
+    }
+  }
+
+  private mutating func parseHex4(escapeStart: Int) throws(SyntaxError) -> UInt16 {
+    var value: UInt16 = 0
+    for _ in 0..<4 {
+      guard let byte = peek, let digit = Self.hexValue(byte) else {
+        throw SyntaxError(message: "\\u must be followed by four hexadecimal digits", offset: escapeStart)
+      }
+      value = value << 4 | UInt16(digit)
+      index += 1
+    }
+    return value
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+
+  // MARK: Numbers and literals
+
+  private mutating func parseNumber() throws(SyntaxError) -> PositionedJSON.Value {
+    let start = index
+    func digits() -> Int {
+      let first = index
+      while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+      return index - first
+    }
+    if peek == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    let integerDigits = digits()
+    guard integerDigits > 0 else { throw invalidNumber(start) }
+    if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
+      throw SyntaxError(message: "a number cannot start with 0 followed by more digits", offset: start)
+    }
+    if peek == UInt8(ascii: ".") {
+      index += 1
+      guard digits() > 0 else { throw invalidNumber(start) }
+    }
+    if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+      index += 1
+      if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+      guard digits() > 0 else { throw invalidNumber(start) }
+    }
+    let literal = String(decoding: bytes[start..<index], as: UTF8.self)
+    return .number(Double(literal) ?? .nan, literal: literal)
+  }
+
+  private mutating func invalidNumber(_ start: Int) -> SyntaxError {
+    while let byte = peek, !Self.isDelimiter(byte) { index += 1 }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    return SyntaxError(
+      message: "\"\(text)\" is not a JSON number (for example 12, -3.5 or 1e3)", offset: start)
+  }
+
+  private mutating func expectLiteral(_ literal: String) throws(SyntaxError) {
+    let start = index
+    for byte in literal.utf8 {
+      guard peek == byte else {
+        while let byte = peek, !Self.isDelimiter(byte) { index += 1 }
+        let word = String(decoding: bytes[start..<max(index, start + 1)], as: UTF8.self)
+        throw SyntaxError(
+          message:
+            "\"\(word)\" is not a JSON value; strings need double quotes, and the literals are true, false and null",
+          offset: start)
+      }
+      index += 1
+    }
+    if let byte = peek, !Self.isDelimiter(byte) {
+      index = start
+      while let byte = peek, !Self.isDelimiter(byte) { index += 1 }
+      let word = String(decoding: bytes[start..<index], as: UTF8.self)
+      throw SyntaxError(
+        message:
+          "\"\(word)\" is not a JSON value; strings need double quotes, and the literals are true, false and null",
+        offset: start)
+    }
+  }
+
+  // MARK: Helpers
+
+  private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  private mutating func skipWhitespace() {
+    while let byte = peek,
+      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+        || byte == UInt8(ascii: "\t")
+    {
+      index += 1
+    }
+  }
+
+  private static func isDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: ","),
+      UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"), UInt8(ascii: "\""):
+      true
+    default: false
+    }
+  }
+
+  /// What is at the current position, for messages: `"}"`, `the end of the file`.
+  private var found: String {
+    guard index < bytes.count else { return "the end of the file" }
+    var end = index + 1
+    while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+    let text = String(decoding: bytes[index..<end], as: UTF8.self)
+    switch text {
+    case "\n", "\r": return "a line break"
+    case "\t": return "a tab"
+    default: return "\"\(text)\""
+    }
+  }
+
+  private func error(_ message: String) -> SyntaxError { SyntaxError(message: message, offset: index) }
+
+  private func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+
+  private func hex16(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+  }
+}
