@@ -1,4 +1,4 @@
-/// A registered stub: what ``Backend/stub(_:_:times:name:fileID:filePath:line:column:)`` returns.
+/// A registered stub: what `backend.stub(…)` returns.
 ///
 /// Keep it to check how often the stub answered or to remove it:
 ///

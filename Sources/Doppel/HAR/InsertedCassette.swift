@@ -20,7 +20,7 @@ extension Backend {
   /// - ``RecordMode/all``: record every request; the old recording is replaced.
   ///
   /// Recording sets ``unmatchedPolicy`` to ``UnmatchedPolicy/passthrough``: requests no stub
-  /// matches go to the real server through a plain `URLSession`, and ``eject()`` appends them to
+  /// matches go to the real server through a plain `URLSession`, and `eject()` appends them to
   /// the cassette, redacted, in the order they were sent. Several inserts of the same file in
   /// one process (the arguments of a parameterized test) share one recording.
   ///
