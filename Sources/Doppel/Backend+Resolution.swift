@@ -172,7 +172,10 @@ extension Backend {
     if case .failure(let error) = delivery, let problem = error as? DoppelError {
       issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
     }
-    return Playback(delivery: delivery, timing: response.timing)
+    var playback = Playback(delivery: delivery, timing: response.timing)
+    playback.stub = stub
+    playback.unmatchedReport = unmatched?.unmatchedReport
+    return playback
   }
 
   /// The session stored in the backend, made by `make` on first use.

@@ -8,6 +8,10 @@ import Foundation
 struct Playback: Sendable {
   var delivery: Delivery
   var timing: Timing
+  /// The stub that answered, for front doors that log it (the server); `nil` when none matched.
+  var stub: StubHandle?
+  /// For a request no stub matched: the near-miss report.
+  var unmatchedReport: String?
 
   /// One thing a front door does with its caller.
   enum Step: Sendable {

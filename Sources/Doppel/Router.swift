@@ -69,6 +69,10 @@ final class Router: Sendable {
   /// Every live stub, oldest first.
   var stubs: [StubHandle] { state.withLock { $0.all } }
 
+  /// Changes whenever a stub is added or removed, so a front door can cache what it derives from
+  /// the stubs (the stub server's origins).
+  var revision: Int { state.withLock { $0.nextOrder << 32 | $0.all.count } }
+
   /// The newest stub that matches and still has answers left, with its call index and captures.
   func resolve(
     _ request: Request, machine: Locked<String>

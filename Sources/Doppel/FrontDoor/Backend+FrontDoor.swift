@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// The engine as a front door in another module of this package sees it: the stub server
+// (`DoppelServer`) turns what arrives into a `Request`, asks for a plan, and plays the beats back
+// as NIO writes. `package`, not public: only this package's modules build front doors.
+
+/// How to answer one request: timed steps, and what answered it.
+package struct FrontDoorPlayback: Sendable {
+  /// One thing to do with the connection.
+  package enum Step: Sendable {
+    /// Send the response head.
+    case head(status: Int, headers: HTTPHeaders)
+    /// Send body bytes.
+    case body(Data)
+    /// End the response.
+    case end
+    /// Fail instead of answering (before the head) or instead of finishing (after it).
+    case fail(FrontDoorFailure)
+  }
+
+  /// Steps to perform after waiting `wait` on the backend's clock.
+  package struct Beat: Sendable {
+    package var wait: Duration
+    package var steps: [Step]
+  }
+
+  /// The beats, in order; empty for a response that never comes.
+  package let beats: [Beat]
+  /// Whether the response never comes (``Response/never``): the connection stays open and silent.
+  package let never: Bool
+  /// The stub that answered, or `nil` when none matched.
+  package let stub: StubHandle?
+  /// The near-miss report when no stub matched (whatever the unmatched policy did about it).
+  package let unmatchedReport: String?
+
+  init(_ playback: Playback) {
+    let report = playback.unmatchedReport
+    let failedOutright: Bool
+    if case .failure = playback.delivery { failedOutright = true } else { failedOutright = false }
+    beats = playback.beats(streaming: true).map { beat in
+      Beat(
+        wait: beat.wait,
+        steps: beat.steps.map { step in
+          switch step {
+          case .head(let answer): return .head(status: answer.status, headers: answer.headers)
+          case .data(let data): return .body(data)
+          case .finish: return .end
+          case .fail(let error):
+            return .fail(FrontDoorFailure(error, unmatchedReport: failedOutright ? report : nil))
+          }
+        })
+    }
+    never = playback.timing.never
+    stub = playback.stub
+    unmatchedReport = report
+  }
+
+  /// Whether every step can be performed at once, without waiting.
+  package var isImmediate: Bool { !never && beats.allSatisfy { $0.wait <= .zero } }
+}
+
+/// Why a front door with a real connection does not answer normally.
+package enum FrontDoorFailure: Sendable {
+  /// No stub matched and the unmatched policy is to fail: the near-miss report.
+  case unmatched(report: String)
+  /// ``Response/resettingConnection``: reset the connection.
+  case reset
+  /// `URLError(.networkConnectionLost)`, or the cut of ``Response/droppingConnection(afterBytes:)``:
+  /// close the connection.
+  case connectionLost
+  /// `URLError(.timedOut)`: never answer, so that the client's own timeout fires.
+  case timedOut
+  /// A problem with a stub or its data (a fixture file that cannot be read, a value that does not
+  /// encode), with the message that says how to fix it.
+  case problem(String)
+  /// Any other error a stub failed with.
+  case error(any Error)
+
+  init(_ error: any Error, unmatchedReport: String?) {
+    if let unmatchedReport {
+      self = .unmatched(report: unmatchedReport)
+    } else if ConnectionFault(error) == .reset {
+      self = .reset
+    } else if let error = error as? URLError, error.code == .networkConnectionLost {
+      self = .connectionLost
+    } else if let error = error as? URLError, error.code == .timedOut {
+      self = .timedOut
+    } else if let problem = error as? DoppelError {
+      self = .problem(problem.message)
+    } else {
+      self = .error(error)
+    }
+  }
+}
+
+/// A front door's plan: the playback now, or after some work (a closure stub, a passthrough).
+package enum FrontDoorPlan: Sendable {
+  case now(FrontDoorPlayback)
+  case later(@Sendable () async -> FrontDoorPlayback)
+}
+
+extension Backend {
+  /// Resolves `request` for a front door whose client follows redirects and keeps cookies itself
+  /// (the stub server): matches, journals, and returns the playback.
+  package func frontDoorPlan(for request: Request) -> FrontDoorPlan {
+    switch plan(for: request, context: Context(followRedirects: false, cookies: nil)) {
+    case .now(let playback): return .now(FrontDoorPlayback(playback))
+    case .later(let work): return .later { FrontDoorPlayback(await work()) }
+    }
+  }
+
+  /// Sleeps on the backend's clock; `false` when the task was cancelled.
+  package func sleepOnClock(for duration: Duration) async -> Bool {
+    await clockBox.sleep(for: duration)
+  }
+
+  /// Forgets every journaled request, like ``clearJournal()``, but frees the entries after
+  /// letting go of the lock, so that a server answering thousands of requests a second does not
+  /// stall while a long journal is freed.
+  package func discardJournal() {
+    let discarded = state.withLock { state -> [JournalEntry] in
+      state.journalGeneration += 1
+      defer { state.journal = [] }
+      return state.journal
+    }
+    _ = discarded.count  // freed here, outside the lock
+  }
+
+  /// Changes whenever a stub is added or removed.
+  package var stubRevision: Int { router.revision }
+
+  /// The distinct origins (`https://api.example.com`, `http://localhost:8080`) that stubs with a
+  /// literal host require, in registration order. A stub without a scheme gives `http`.
+  package func stubOrigins() -> [URL] {
+    var seen = Set<String>()
+    var origins: [URL] = []
+    for stub in router.stubs {
+      var scheme: String?
+      var host: String?
+      var port: String?
+      for part in stub.matcher.flattened {
+        guard case .condition(let condition) = part.node else { continue }
+        switch condition.part {
+        case .scheme: scheme = condition.summary
+        case .host: host = condition.summary
+        case .port: port = condition.summary
+        default: break
+        }
+      }
+      guard let host, !host.isEmpty else { continue }
+      let text = "\(scheme ?? "http")://\(host.contains(":") ? "[\(host)]" : host)" + (port.map { ":\($0)" } ?? "")
+      guard seen.insert(text).inserted, let url = URL(string: text) else { continue }
+      origins.append(url)
+    }
+    return origins
+  }
+
+  /// The valid stub closest to matching `request` (most fields passing, then fewest failing, then
+  /// oldest), with the fields that differ: what a one-line log of an unmatched request shows.
+  package func closestStub(to request: Request) -> (stub: StubHandle, differences: [String])? {
+    var best: (stub: StubHandle, passed: Int, failed: Int, lines: [Matcher.CheckLine])?
+    for stub in router.stubs where stub.matcher.problem == nil {
+      let lines = stub.matcher.check(request)
+      let passed = lines.filter(\.passed).count
+      let failed = lines.count - passed
+      if let current = best, passed < current.passed || (passed == current.passed && failed >= current.failed) {
+        continue
+      }
+      best = (stub, passed, failed, lines)
+    }
+    return best.map { ($0.stub, $0.lines.filter { !$0.passed }.map(\.field)) }
+  }
+}
