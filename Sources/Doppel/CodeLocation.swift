@@ -25,7 +25,3 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
   /// `BreedTests.swift:14`.
   public var description: String { "\(fileName):\(line)" }
 }
-
-/// The former name, kept inside the module only so that code written against it still compiles;
-/// it is not public, so users never see it clash with Swift Testing's `SourceLocation`.
-typealias SourceLocation = CodeLocation
