@@ -215,26 +215,16 @@ extension Backend {
       case .failure(let error): throw error
       }
     }
+    // The request's timeout bounds the whole exchange here: no session stands behind it.
     let timeout = Duration.seconds(request.timeoutInterval)
-    var waited = Duration.zero
-    for beat in playback.beats(streaming: false) {
-      if beat.wait > .zero {
-        guard waited + beat.wait <= timeout else {
-          _ = await clockBox.sleep(for: timeout - waited)
-          try Task.checkCancellation()
-          throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
-        }
-        guard await clockBox.sleep(for: beat.wait) else { throw CancellationError() }
-        waited += beat.wait
-      }
-      for step in beat.steps {
+    let completed = try await playback.play(
+      streaming: false, clock: clockBox, timeouts: Playback.Timeouts(idle: timeout, total: timeout), url: request.url
+    ) { steps in
+      for step in steps {
         if case .fail(let error) = step { throw error }
       }
     }
-    if timing.never {
-      guard await clockBox.sleep(for: timeout) else { throw CancellationError() }
-      throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
-    }
+    guard completed else { throw CancellationError() }
     switch playback.delivery {
     case .success(let answer): return (answer.body, answer.httpURLResponse)
     case .failure(let error): throw error

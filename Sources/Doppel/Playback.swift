@@ -59,6 +59,43 @@ struct Playback: Sendable {
     return beats
   }
 
+  /// How long a playback may wait.
+  struct Timeouts: Sendable {
+    /// The longest wait for the head or between body pieces.
+    var idle: Duration
+    /// The longest the whole request may take.
+    var total: Duration
+  }
+
+  /// Plays the beats on `clock`: waits each beat's time, then hands its steps to `deliver`. A wait
+  /// longer than `timeouts` allow (and a response that never comes) ends with a `.fail` step of
+  /// `URLError(.timedOut)` once the allowed time has passed. Returns `false` when the task was
+  /// cancelled first; every front door that plays back in time uses this one loop.
+  func play(
+    streaming: Bool, clock: ClockBox, timeouts: Timeouts, url: URL?,
+    deliver: ([Step]) async throws -> Void
+  ) async rethrows -> Bool {
+    var elapsed = Duration.zero
+    func timedOut(after limit: Duration) async throws -> Bool {
+      guard await clock.sleep(for: limit) else { return false }
+      var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "The request timed out."]
+      if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
+      try await deliver([.fail(URLError(.timedOut, userInfo: userInfo))])
+      return true
+    }
+    for beat in beats(streaming: streaming) {
+      if beat.wait > .zero {
+        let allowed = min(timeouts.idle, timeouts.total - elapsed)
+        if beat.wait > allowed { return try await timedOut(after: allowed) }
+        guard await clock.sleep(for: beat.wait) else { return false }
+        elapsed += beat.wait
+      }
+      try await deliver(beat.steps)
+    }
+    if timing.never { return try await timedOut(after: min(timeouts.idle, timeouts.total - elapsed)) }
+    return true
+  }
+
   private static func pieces(of body: Data, pacing: Timing.Pacing?) -> [(wait: Duration, data: Data)] {
     guard !body.isEmpty else { return [] }
     let size: Int

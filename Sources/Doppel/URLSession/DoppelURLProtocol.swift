@@ -120,31 +120,11 @@ class DoppelURLProtocol: URLProtocol {
 
   /// Plays a playback back in time: waits on the clock, then hands each beat's steps over.
   private func drive(
-    _ plan: Backend.Plan, clock: ClockBox, timeouts: SessionSettings.Timeouts, streaming: Bool, generation: Int
+    _ plan: Backend.Plan, clock: ClockBox, timeouts: Playback.Timeouts, streaming: Bool, generation: Int
   ) async {
     let playback = await plan.value()
-    let url = request.url
-    var elapsed = Duration.zero
-    func timedOut(after limit: Duration) async {
-      guard await clock.sleep(for: limit) else { return }
-      var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "The request timed out."]
-      if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-      hand([.fail(URLError(.timedOut, userInfo: userInfo))], generation: generation)
-    }
-    for beat in playback.beats(streaming: streaming) {
-      if beat.wait > .zero {
-        let allowed = min(timeouts.idle, timeouts.total - elapsed)
-        if beat.wait > allowed {
-          await timedOut(after: allowed)
-          return
-        }
-        guard await clock.sleep(for: beat.wait) else { return }
-        elapsed += beat.wait
-      }
-      hand(beat.steps, generation: generation)
-    }
-    if playback.timing.never {
-      await timedOut(after: min(timeouts.idle, timeouts.total - elapsed))
+    _ = await playback.play(streaming: streaming, clock: clock, timeouts: timeouts, url: request.url) { steps in
+      hand(steps, generation: generation)
     }
   }
 

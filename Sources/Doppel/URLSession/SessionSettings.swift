@@ -7,13 +7,6 @@ import Foundation
 
 /// What the front door reads from the configuration of the session a request came from.
 struct SessionSettings {
-  struct Timeouts: Sendable {
-    /// The longest wait for the head or between body pieces.
-    var idle: Duration
-    /// The longest the whole request may take.
-    var total: Duration
-  }
-
   private let configuration: URLSessionConfiguration?
 
   init(_ configuration: URLSessionConfiguration?) { self.configuration = configuration }
@@ -29,12 +22,12 @@ struct SessionSettings {
   /// URLRequest's default of 60 seconds), else the session's `timeoutIntervalForRequest`; and the
   /// session's `timeoutIntervalForResource`. A custom URLProtocol never sees the session's values
   /// on Linux, which is why Doppel keeps the configuration it made.
-  func timeouts(for request: URLRequest) -> Timeouts {
+  func timeouts(for request: URLRequest) -> Playback.Timeouts {
     let requestDefault: TimeInterval = 60
     var idle = request.timeoutInterval
     if idle == requestDefault, let configured = configuration?.timeoutIntervalForRequest { idle = configured }
     let total = configuration?.timeoutIntervalForResource ?? 7 * 24 * 3600
-    return Timeouts(idle: .seconds(idle), total: .seconds(total))
+    return Playback.Timeouts(idle: .seconds(idle), total: .seconds(total))
   }
 }
 
