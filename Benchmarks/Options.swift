@@ -14,6 +14,8 @@ struct Options: Sendable {
   var width = 64
   /// Which doors to measure: both by default.
   var doors: Set<String> = ["session", "memory", "delayed"]
+  /// Which modes to measure: `sequential`, `inflight`, or both (the default).
+  var modes: Set<String> = ["sequential", "inflight"]
   /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
   /// profiler. `nil` for a normal run.
   var profile: String?
@@ -23,7 +25,8 @@ struct Options: Sendable {
 
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
-                      [--stubs N[,N…]] [--width N] [--only session|memory|delayed] [--profile doppel|floor]
+                      [--stubs N[,N…]] [--width N] [--only session|memory|delayed]
+                      [--mode sequential|inflight] [--profile doppel|floor]
 
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
@@ -33,6 +36,8 @@ struct Options: Sendable {
       --width N            requests in flight in the concurrent mode (default 64)
       --only DOOR          measure only the URLSession door (session), respond(to:) (memory), or
                            delayed answers through URLSession at 64 in flight (delayed)
+      --mode MODE          measure only one request at a time (sequential) or with --width requests
+                           outstanding (inflight)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
     """
 
@@ -68,6 +73,11 @@ struct Options: Sendable {
           fail("--only takes session, memory or delayed")
         }
         options.doors = [door]
+      case "--mode":
+        guard let mode = rest.popFirst(), ["sequential", "inflight"].contains(mode) else {
+          fail("--mode takes sequential or inflight")
+        }
+        options.modes = [mode]
       case "--profile":
         guard let side = rest.popFirst(), ["doppel", "floor"].contains(side) else {
           fail("--profile takes doppel or floor")

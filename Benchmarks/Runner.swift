@@ -24,7 +24,9 @@ func runBenchmarks(_ options: Options) async -> Int {
   let workloads = options.stubCounts.map(Workload.init(stubCount:))
   let backends = workloads.map(makeBackend)
   let floorSession = FloorURLProtocol.makeSession()
-  let modes: [Mode] = [.sequential, .inFlight(options.width)]
+  let modes: [Mode] =
+    (options.modes.contains("sequential") ? [.sequential] : [])
+    + (options.modes.contains("inflight") ? [.inFlight(options.width)] : [])
 
   var outcomes: [Outcome] = []
   var profiledFailures = 0

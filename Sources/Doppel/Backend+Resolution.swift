@@ -152,15 +152,14 @@ extension Backend {
   ) -> Playback {
     let delivery = Delivery.make(response, for: request)
     if case .success(let answer) = delivery { context.cookies?.store(from: answer) }
-    var entry = unmatched ?? JournalEntry(request: request, stub: stub)
+    let outcome: JournalEntry.Outcome
     switch delivery {
-    case .success(let answer):
-      var journaled = response
-      journaled.headers = answer.headers
-      entry.response = journaled
-    case .failure(let error):
-      entry.error = error
+    case .success(let answer): outcome = .answered(response, headers: answer.headers)
+    case .failure(let error): outcome = .failed(error)
     }
+    let entry = JournalEntry(
+      request: request, stub: unmatched == nil ? stub : nil, outcome: outcome,
+      unmatchedReport: unmatched?.unmatchedReport)
     state.withLock { state in
       if let slot {
         guard slot.generation == state.journalGeneration, slot.index < state.journal.count else { return }

@@ -9,13 +9,14 @@ enum Delivery: Sendable {
   case success(Answer)
   case failure(any Error)
 
-  struct Answer: Sendable {
+  /// A class, so the answer travels through resolution, playback and the journal as one reference.
+  final class Answer: Sendable {
     let url: URL
     let status: Int
     let headers: HTTPHeaders
     let body: Data
     /// The `HTTPURLResponse` for these parts, when one was built already.
-    var prebuilt: UncheckedSendable<HTTPURLResponse>?
+    let prebuilt: UncheckedSendable<HTTPURLResponse>?
 
     init(url: URL, status: Int, headers: HTTPHeaders, body: Data, prebuilt: HTTPURLResponse? = nil) {
       self.url = url
@@ -45,9 +46,14 @@ enum Delivery: Sendable {
           "A stub answered with status \(response.status), which is not an HTTP status. Use a status from 100 to 599, or .error(...) for a failure."
         ))
     }
+    // File bodies are read again for every request, so an edited fixture is served as edited.
+    let cacheable = response.body.source.isData
+    let cached = cacheable ? response.cache.lookup(request.url) : (prepared: nil, answer: nil)
+    let noBody = request.method == .head || response.status == 204 || response.status == 304
+    if let answer = cached.answer, !noBody { return .success(answer) }
     let prepared: ResponseCache.Prepared
-    if let cached = response.cache.prepared {
-      prepared = cached
+    if let hit = cached.prepared {
+      prepared = hit
     } else {
       let body: Data
       do {
@@ -65,26 +71,29 @@ enum Delivery: Sendable {
         headers.add("Content-Length", String(body.count))
       }
       prepared = ResponseCache.Prepared(headers: headers, body: body)
-      // File bodies are read again for every request, so an edited fixture is served as edited.
-      if case .data = response.body.source { response.cache.prepared = prepared }
     }
-    let noBody = request.method == .head || response.status == 204 || response.status == 304
-    let build = { Answer.build(url: request.url, status: response.status, headers: prepared.headers) }
-    let urlResponse: HTTPURLResponse
-    if case .data = response.body.source {
-      urlResponse = response.cache.urlResponse(for: request.url, build: build)
-    } else {
-      urlResponse = build()
+    let urlResponse =
+      cached.answer?.httpURLResponse
+      ?? Answer.build(url: request.url, status: response.status, headers: prepared.headers)
+    let answer = Answer(
+      url: request.url, status: response.status, headers: prepared.headers, body: noBody ? Data() : prepared.body,
+      prebuilt: urlResponse)
+    if cacheable && cached.answer == nil {
+      response.cache.store(
+        prepared,
+        noBody
+          ? Answer(
+            url: request.url, status: response.status, headers: prepared.headers, body: prepared.body,
+            prebuilt: urlResponse)
+          : answer)
     }
-    return .success(
-      Answer(
-        url: request.url, status: response.status, headers: prepared.headers, body: noBody ? Data() : prepared.body,
-        prebuilt: urlResponse))
+    return .success(answer)
   }
 }
 
-/// What delivering a response computed: its final headers and body, and the last
-/// `HTTPURLResponse` built from them (building one costs microseconds on Linux).
+/// What delivering a response computed: its final headers and body, and the last answer built
+/// from them (building an `HTTPURLResponse` costs microseconds on Linux), reused while requests
+/// come for the same URL.
 final class ResponseCache: @unchecked Sendable {
   // Safe: every stored property is read and written under `lock`.
   struct Prepared {
@@ -93,19 +102,30 @@ final class ResponseCache: @unchecked Sendable {
   }
 
   private let lock = NSLock()
-  private var storedPrepared: Prepared?
-  private var last: (url: URL, response: HTTPURLResponse)?
+  private var prepared: Prepared?
+  private var last: Delivery.Answer?
 
-  var prepared: Prepared? {
-    get { lock.withLock { storedPrepared } }
-    set { lock.withLock { storedPrepared = newValue } }
+  /// The prepared headers and body, and the answer built last time when it was for `url`: one lock.
+  func lookup(_ url: URL) -> (prepared: Prepared?, answer: Delivery.Answer?) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let last, last.url == url else { return (prepared, nil) }
+    return (prepared, last)
   }
 
-  /// The response for `url`: the one built last time when the URL is the same, else a new one.
-  func urlResponse(for url: URL, build: () -> HTTPURLResponse) -> HTTPURLResponse {
-    if let last = lock.withLock({ last }), last.url == url { return last.response }
-    let response = build()
-    lock.withLock { last = (url, response) }
-    return response
+  /// Keeps `prepared` and the answer with its whole body for the next request.
+  func store(_ prepared: Prepared, _ answer: Delivery.Answer) {
+    lock.lock()
+    defer { lock.unlock() }
+    self.prepared = prepared
+    last = answer
+  }
+}
+
+extension Response.Body.Source {
+  /// Whether the body is bytes in memory (and so the same for every request).
+  var isData: Bool {
+    if case .data = self { return true }
+    return false
   }
 }

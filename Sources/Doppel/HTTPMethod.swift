@@ -10,6 +10,20 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
   /// Creates a method from its name; the name is upper-cased.
   public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
 
+  /// The method a `URLRequest` names (`GET` when it names none), reusing the common ones instead of
+  /// upper-casing the name again for every request.
+  static func parsing(_ name: String?) -> HTTPMethod {
+    switch name {
+    case nil, "GET": .get
+    case "POST": .post
+    case "PUT": .put
+    case "PATCH": .patch
+    case "DELETE": .delete
+    case "HEAD": .head
+    case let name?: HTTPMethod(rawValue: name)
+    }
+  }
+
   /// Creates a method from its name; the name is upper-cased.
   public init(_ name: String) { self.init(rawValue: name) }
 

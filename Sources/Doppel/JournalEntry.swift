@@ -1,21 +1,74 @@
 /// One request a backend saw, with what answered it.
 public struct JournalEntry: Sendable, CustomStringConvertible {
+  /// What happened to the request.
+  enum Outcome: Sendable {
+    /// Still being answered.
+    case pending
+    /// Answered with `response`, whose final headers (with `Content-Type` and `Content-Length`
+    /// filled in) are `headers`.
+    case answered(Response, headers: HTTPHeaders)
+    case failed(any Error)
+  }
+
+  /// The parts, shared by every copy: the journal holds one reference per request.
+  private final class Storage: Sendable {
+    let request: Request
+    let stub: StubHandle?
+    let outcome: Outcome
+    let unmatchedReport: String?
+
+    init(request: Request, stub: StubHandle?, outcome: Outcome, unmatchedReport: String?) {
+      self.request = request
+      self.stub = stub
+      self.outcome = outcome
+      self.unmatchedReport = unmatchedReport
+    }
+  }
+
+  private var storage: Storage
+
+  init(request: Request, stub: StubHandle? = nil, outcome: Outcome = .pending, unmatchedReport: String? = nil) {
+    storage = Storage(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport)
+  }
+
   /// The request, with its full body and, when a template matched, its path parameters.
-  public internal(set) var request: Request
+  public internal(set) var request: Request {
+    get { storage.request }
+    set { storage = Storage(request: newValue, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport) }
+  }
+
   /// The stub that answered, or `nil` when none matched.
-  public internal(set) var stub: StubHandle?
+  public internal(set) var stub: StubHandle? {
+    get { storage.stub }
+    set { storage = Storage(request: request, stub: newValue, outcome: outcome, unmatchedReport: unmatchedReport) }
+  }
+
+  /// What happened to the request.
+  var outcome: Outcome {
+    get { storage.outcome }
+    set { storage = Storage(request: request, stub: stub, outcome: newValue, unmatchedReport: unmatchedReport) }
+  }
+
   /// The response given, or `nil` while the answer is still being computed, or when the
   /// request failed.
-  public internal(set) var response: Response?
+  public var response: Response? {
+    guard case .answered(let response, let headers) = storage.outcome else { return nil }
+    var journaled = response
+    journaled.headers = headers
+    return journaled
+  }
+
   /// The error the request failed with, if it failed.
-  public internal(set) var error: (any Error)?
+  public var error: (any Error)? {
+    guard case .failed(let error) = storage.outcome else { return nil }
+    return error
+  }
+
   /// For a request no stub matched: the near-miss report (the request, the closest stubs field by
   /// field, and the fix).
-  public internal(set) var unmatchedReport: String?
-
-  init(request: Request, stub: StubHandle? = nil) {
-    self.request = request
-    self.stub = stub
+  public internal(set) var unmatchedReport: String? {
+    get { storage.unmatchedReport }
+    set { storage = Storage(request: request, stub: stub, outcome: outcome, unmatchedReport: newValue) }
   }
 
   /// Whether a stub answered.

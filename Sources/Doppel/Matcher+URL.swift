@@ -6,7 +6,7 @@ extension Matcher {
     Matcher(
       Condition(
         field: "method", expected: method.rawValue, summary: method.rawValue, part: .method,
-        actual: { $0.method.rawValue }, passes: { $0.method == method }))
+        literal: .method(method), actual: { $0.method.rawValue }))
   }
 
   /// `GET` and ``url(_:)``.
@@ -73,8 +73,8 @@ extension Matcher {
     let scheme = scheme.lowercased()
     return Matcher(
       Condition(
-        field: "scheme", expected: scheme, summary: scheme, part: .scheme, actual: { $0.scheme },
-        passes: { $0.scheme == scheme }))
+        field: "scheme", expected: scheme, summary: scheme, part: .scheme, literal: .scheme(scheme),
+        actual: { $0.scheme }))
   }
 
   /// Matches the host (`api.example.com`), compared case-insensitively.
@@ -82,16 +82,16 @@ extension Matcher {
     let host = host.lowercased()
     return Matcher(
       Condition(
-        field: "host", expected: host, summary: host, part: .host, key: .host(host),
-        actual: { $0.host }, passes: { $0.host == host }))
+        field: "host", expected: host, summary: host, part: .host, key: .host(host), literal: .host(host),
+        actual: { $0.host }))
   }
 
   /// Matches the port, counting a URL without one as on its scheme's default (80, 443).
   public static func port(_ port: Int) -> Matcher {
     Matcher(
       Condition(
-        field: "port", expected: String(port), summary: String(port), part: .port,
-        actual: { $0.effectivePort.map(String.init) ?? "none" }, passes: { $0.effectivePort == port }))
+        field: "port", expected: String(port), summary: String(port), part: .port, literal: .port(port),
+        actual: { $0.effectivePort.map(String.init) ?? "none" }))
   }
 
   /// The scheme, on its default port when it has one: what `https://host/…` means.
@@ -101,11 +101,11 @@ extension Matcher {
     return Matcher(
       Condition(
         field: "scheme", expected: scheme, summary: scheme, part: .scheme,
+        literal: .schemeOnDefaultPort(scheme, port),
         actual: { request in
           request.port == nil || request.port == port
             ? request.scheme : "\(request.scheme) on port \(request.port ?? 0)"
-        },
-        passes: { $0.scheme == scheme && $0.effectivePort == port }))
+        }))
   }
 
   /// Matches the percent-decoded path exactly, or as a template when it holds `{name}`
@@ -124,7 +124,7 @@ extension Matcher {
     return Matcher(
       Condition(
         field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(path),
-        actual: { "\"\($0.path)\"" }, passes: { $0.path == path }))
+        literal: .path(path), actual: { "\"\($0.path)\"" }))
   }
 
   /// Matches the path against a glob: `*` within one segment, `**` across segments, `?` one

@@ -29,6 +29,7 @@ public struct Matcher: Sendable, CustomStringConvertible {
   func evaluate(_ request: Request) -> [String: String]? {
     switch node {
     case .condition(let condition):
+      if let literal = condition.literal { return literal.passes(request) ? [:] : nil }
       return condition.test(request)
     case .all(let matchers):
       var captures: [String: String] = [:]
@@ -80,6 +81,17 @@ public struct Matcher: Sendable, CustomStringConvertible {
   }
 
   /// Literal keys the router can index this matcher by.
+  /// The conditions this matcher requires together, when it is only that (a condition, or an `&&`
+  /// of conditions); `nil` when it has an `||` or a `!`. Stubs evaluate this flat list.
+  var conjunction: [Condition]? {
+    var conditions: [Condition] = []
+    for matcher in flattened {
+      guard case .condition(let condition) = matcher.node else { return nil }
+      conditions.append(condition)
+    }
+    return conditions
+  }
+
   var indexKeys: [Condition.IndexKey] {
     flattened.compactMap { matcher in
       if case .condition(let condition) = matcher.node { return condition.key }
@@ -172,10 +184,36 @@ final class Condition: Sendable {
   let actual: @Sendable (Request) -> String
   /// Captures when the request passes, `nil` when it does not.
   let test: @Sendable (Request) -> [String: String]?
+  /// The same test as `test`, for the literal conditions most stubs are made of, as a value the
+  /// router compares directly instead of calling a closure.
+  let literal: Literal?
+
+  /// A literal comparison with one of the request's parsed parts.
+  enum Literal: Sendable {
+    case method(HTTPMethod)
+    case scheme(String)
+    /// The scheme, on its default port (or the port `nil` for a scheme without one).
+    case schemeOnDefaultPort(String, Int?)
+    case host(String)
+    case port(Int)
+    case path(String)
+
+    @inline(__always)
+    func passes(_ request: Request) -> Bool {
+      switch self {
+      case .method(let method): request.method == method
+      case .scheme(let scheme): request.scheme == scheme
+      case .schemeOnDefaultPort(let scheme, let port): request.scheme == scheme && request.effectivePort == port
+      case .host(let host): request.host == host
+      case .port(let port): request.effectivePort == port
+      case .path(let path): request.path == path
+      }
+    }
+  }
 
   init(
     field: String, expected: String, summary: String? = nil, part: Part = .other,
-    key: IndexKey? = nil, problem: DoppelError? = nil,
+    key: IndexKey? = nil, problem: DoppelError? = nil, literal: Literal? = nil,
     actual: @escaping @Sendable (Request) -> String,
     test: @escaping @Sendable (Request) -> [String: String]?
   ) {
@@ -185,6 +223,7 @@ final class Condition: Sendable {
     self.part = part
     self.key = key
     self.problem = problem
+    self.literal = literal
     self.actual = actual
     self.test = test
   }
@@ -199,6 +238,16 @@ final class Condition: Sendable {
     self.init(
       field: field, expected: expected, summary: summary, part: part, key: key, actual: actual,
       test: { passes($0) ? [:] : nil })
+  }
+
+  /// A condition that is a literal comparison: its closure test is the literal's.
+  convenience init(
+    field: String, expected: String, summary: String, part: Part, key: IndexKey? = nil, literal: Literal,
+    actual: @escaping @Sendable (Request) -> String
+  ) {
+    self.init(
+      field: field, expected: expected, summary: summary, part: part, key: key, literal: literal, actual: actual,
+      test: { literal.passes($0) ? [:] : nil })
   }
 
   /// A condition that never matches, standing for bad input.

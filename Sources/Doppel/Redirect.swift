@@ -13,8 +13,11 @@ enum Redirect {
   /// - 303 turns every method but `HEAD` into `GET` without a body.
   /// - 307 and 308 keep the method and the body.
   static func next(after request: Request, answer: Delivery.Answer) -> Request? {
-    guard [301, 302, 303, 307, 308].contains(answer.status),
-      let location = answer.headers["Location"], !location.isEmpty,
+    switch answer.status {
+    case 301, 302, 303, 307, 308: break
+    default: return nil
+    }
+    guard let location = answer.headers["Location"], !location.isEmpty,
       let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
       target.scheme != nil
     else { return nil }

@@ -9,51 +9,82 @@ import Foundation
 /// Every front door turns what arrives into a `Request`. The body is complete even when the caller
 /// sent it as a stream (`URLRequest.httpBodyStream`), so matchers and the journal always see it.
 public struct Request: Sendable, CustomStringConvertible {
+  /// The parts fixed when the request is made, shared by every copy: copying a request costs one
+  /// reference, however many headers and body bytes it carries.
+  private final class Storage: Sendable {
+    let method: HTTPMethod
+    let url: URL
+    let headers: HTTPHeaders
+    let body: Data?
+    let scheme: String
+    let host: String
+    let port: Int?
+    let path: String
+
+    init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
+      self.method = method
+      self.url = url
+      self.headers = headers
+      self.body = body
+      let parts = URLParts(url)
+      scheme = parts.scheme
+      host = parts.host
+      port = parts.port
+      path = parts.path
+    }
+  }
+
+  private let storage: Storage
+
   /// The method, for example `GET`.
-  public let method: HTTPMethod
+  public var method: HTTPMethod { storage.method }
   /// The full URL.
-  public let url: URL
+  public var url: URL { storage.url }
   /// The header fields, in the order they were sent.
-  public let headers: HTTPHeaders
+  public var headers: HTTPHeaders { storage.headers }
   /// The body bytes, or `nil` when the request had no body.
-  public let body: Data?
+  public var body: Data? { storage.body }
   /// Values captured by a path template such as `/users/{id}` in the stub that answered, keyed by
   /// name (`pathParameters["id"]`). Empty until a stub with a template matched.
   public internal(set) var pathParameters: [String: String] = [:]
 
   // Parsed once; matchers read these on every comparison.
-  let scheme: String
-  let host: String
-  let port: Int?
+  /// The scheme, lowercased.
+  var scheme: String { storage.scheme }
+  /// The host, lowercased; empty when the URL has none.
+  var host: String { storage.host }
+  /// The explicit port, or `nil` when the URL names none.
+  var port: Int? { storage.port }
   /// The percent-decoded path, `/` when the URL has none.
-  public let path: String
+  public var path: String { storage.path }
 
   /// Creates a request.
   public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil) {
-    self.method = method
-    self.url = url
-    self.headers = headers
-    self.body = body
-    scheme = url.scheme?.lowercased() ?? ""
-    host = url.host?.lowercased() ?? ""
-    port = url.port
-    let path = url.path
-    self.path = path.isEmpty ? "/" : path
+    storage = Storage(method: method, url: url, headers: headers, body: body)
   }
 
   /// Creates a request from a `URLRequest`, reading the whole body from `httpBody` or, when that is
   /// `nil`, from `httpBodyStream`.
   public init(_ urlRequest: URLRequest) {
     var headers = HTTPHeaders()
-    for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-      headers.add(name, value)
+    if let fields = urlRequest.allHTTPHeaderFields, !fields.isEmpty {
+      for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        headers.add(name, value)
+      }
     }
     self.init(
-      method: HTTPMethod(urlRequest.httpMethod ?? "GET"),
+      method: HTTPMethod.parsing(urlRequest.httpMethod),
       url: urlRequest.url ?? URL(string: "about:blank")!,
       headers: headers,
       body: urlRequest.httpBody ?? urlRequest.httpBodyStream.map(Self.readAll)
     )
+  }
+
+  /// The same request with `pathParameters` set.
+  func with(pathParameters: [String: String]) -> Request {
+    var copy = self
+    copy.pathParameters = pathParameters
+    return copy
   }
 
   /// The port the request goes to: the explicit one, or the scheme's default (80, 443).

@@ -20,28 +20,89 @@ import Foundation
 /// When not given, `Content-Type` is set from how the body was made (JSON, text, a file's
 /// extension) and `Content-Length` from the body's size.
 public struct Response: Sendable {
+  /// The parts, shared by copies until one of them changes (copy on write): a response travels
+  /// through resolution and the journal as one reference.
+  private final class Storage: @unchecked Sendable {
+    // Why `@unchecked` is safe: a `Storage` is written only through `Response.unique()`, which
+    // first copies it unless this `Response` holds the only reference. A storage that two values
+    // (and so possibly two threads) share is therefore never written, only read.
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Body
+    var failure: (any Error)?
+    var timing: Timing
+    var cache: ResponseCache
+
+    init(
+      status: Int, headers: HTTPHeaders, body: Body, failure: (any Error)? = nil, timing: Timing = Timing(),
+      cache: ResponseCache = ResponseCache()
+    ) {
+      self.status = status
+      self.headers = headers
+      self.body = body
+      self.failure = failure
+      self.timing = timing
+      self.cache = cache
+    }
+
+    func copy() -> Storage {
+      Storage(status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache)
+    }
+  }
+
+  private var storage: Storage
+
+  /// The storage, copied first unless this value holds the only reference to it.
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    return storage
+  }
+
   /// The status code.
-  public var status: Int { didSet { cache = ResponseCache() } }
+  public var status: Int {
+    get { storage.status }
+    set {
+      let storage = unique()
+      storage.status = newValue
+      storage.cache = ResponseCache()
+    }
+  }
   /// The header fields; `Content-Type` and `Content-Length` are added at delivery when absent.
-  public var headers: HTTPHeaders { didSet { cache = ResponseCache() } }
-  var body: Body { didSet { cache = ResponseCache() } }
-  var failure: (any Error)?
-  var timing = Timing()
+  public var headers: HTTPHeaders {
+    get { storage.headers }
+    set {
+      let storage = unique()
+      storage.headers = newValue
+      storage.cache = ResponseCache()
+    }
+  }
+  var body: Body {
+    get { storage.body }
+    set {
+      let storage = unique()
+      storage.body = newValue
+      storage.cache = ResponseCache()
+    }
+  }
+  var failure: (any Error)? {
+    get { storage.failure }
+    set { unique().failure = newValue }
+  }
+  var timing: Timing {
+    get { storage.timing }
+    set { unique().timing = newValue }
+  }
   /// What delivering this response computed, kept for the next request. Copies share it until one
   /// of them changes what it depends on.
-  var cache = ResponseCache()
+  var cache: ResponseCache { storage.cache }
 
   /// Creates a response from its parts.
   public init(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {
-    self.status = status
-    self.headers = headers
-    self.body = Body(source: .data(body), contentType: nil)
+    storage = Storage(status: status, headers: headers, body: Body(source: .data(body), contentType: nil))
   }
 
   init(status: Int, headers: HTTPHeaders, body: Body) {
-    self.status = status
-    self.headers = headers
-    self.body = body
+    storage = Storage(status: status, headers: headers, body: body)
   }
 
   struct Body: Sendable {

@@ -102,7 +102,7 @@ final class Router: Sendable {
       } else {
         return nil
       }
-      if let captures = candidate.matcher.evaluate(request), let call = candidate.claim(machine: machine) {
+      if let captures = candidate.evaluate(request), let call = candidate.claim(machine: machine) {
         return (candidate, call, captures)
       }
     }

@@ -21,6 +21,8 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   public let location: CodeLocation
   /// Registration order; later stubs take precedence.
   let order: Int
+  /// `matcher` as a flat list of conditions, when it is one: evaluated without walking the tree.
+  private let conjunction: [Condition]?
   private let state = Locked(State())
   private let onRemove: @Sendable (StubHandle) -> Void
 
@@ -37,6 +39,7 @@ public final class StubHandle: Sendable, CustomStringConvertible {
     order: Int, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
+    self.conjunction = matcher.conjunction
     self.responder = responder
     self.limit = limit
     self.name = name
@@ -124,9 +127,40 @@ public final class StubHandle: Sendable, CustomStringConvertible {
 
   /// Takes one answer, checking and moving the backend's state together when the stub is
   /// stateful: the call index (from 0), or `nil`.
+  /// The matcher's verdict on `request`: its path captures, or `nil` when it does not match.
+  func evaluate(_ request: Request) -> [String: String]? {
+    guard let conjunction else { return matcher.evaluate(request) }
+    var captures: [String: String] = [:]
+    for condition in conjunction {
+      if let literal = condition.literal {
+        guard literal.passes(request) else { return nil }
+        continue
+      }
+      guard let found = condition.test(request) else { return nil }
+      if !found.isEmpty { captures.merge(found) { _, new in new } }
+    }
+    return captures
+  }
+
   func claim(machine: Locked<String>) -> Int? {
-    let (required, next) = state.withLock { ($0.requiredState, $0.nextState) }
-    if required == nil && next == nil { return claim() }
+    // One lock for the common stub that takes part in no scenario state.
+    enum Outcome {
+      case claimed(Int?)
+      case needsState(required: String?, next: String?)
+    }
+    let outcome = state.withLock { state -> Outcome in
+      guard state.requiredState == nil && state.nextState == nil else {
+        return .needsState(required: state.requiredState, next: state.nextState)
+      }
+      if state.removed { return .claimed(nil) }
+      if let limit, state.calls >= limit { return .claimed(nil) }
+      state.calls += 1
+      return .claimed(state.calls - 1)
+    }
+    guard case .needsState(let required, let next) = outcome else {
+      if case .claimed(let call) = outcome { return call }
+      return nil
+    }
     return machine.withLock { current -> Int? in
       if let required, current != required { return nil }
       guard let call = claim() else { return nil }
