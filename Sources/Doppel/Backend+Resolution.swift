@@ -48,8 +48,9 @@ extension Backend {
   }
 
   private func follow(_ playback: Playback, from request: Request, _ context: Context, _ hops: Int) -> Plan {
-    guard playback.timing.followRedirects, followsRedirects, case .success(let answer) = playback.delivery,
-      let next = Redirect.next(after: request, answer: answer)
+    // The backend's setting (a lock) is read only for an answer that is a redirect.
+    guard playback.timing.followRedirects, case .success(let answer) = playback.delivery,
+      let next = Redirect.next(after: request, answer: answer), followsRedirects
     else { return .now(playback) }
     guard hops < Redirect.limit else {
       let error = URLError(

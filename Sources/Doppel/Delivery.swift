@@ -94,31 +94,34 @@ enum Delivery: Sendable {
 /// What delivering a response computed: its final headers and body, and the last answer built
 /// from them (building an `HTTPURLResponse` costs microseconds on Linux), reused while requests
 /// come for the same URL.
-final class ResponseCache: @unchecked Sendable {
-  // Safe: every stored property is read and written under `lock`.
-  struct Prepared {
+struct ResponseCache: Sendable {
+  struct Prepared: Sendable {
     let headers: HTTPHeaders
     let body: Data
   }
 
-  private let lock = NSLock()
-  private var prepared: Prepared?
-  private var last: Delivery.Answer?
+  private struct State {
+    var prepared: Prepared?
+    var last: Delivery.Answer?
+  }
+
+  /// Shared by every copy: the cache is one object however often a response is copied.
+  private let state = Locked(State())
 
   /// The prepared headers and body, and the answer built last time when it was for `url`: one lock.
   func lookup(_ url: URL) -> (prepared: Prepared?, answer: Delivery.Answer?) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let last, last.url == url else { return (prepared, nil) }
-    return (prepared, last)
+    state.withLock { state in
+      guard let last = state.last, last.url == url else { return (state.prepared, nil) }
+      return (state.prepared, last)
+    }
   }
 
   /// Keeps `prepared` and the answer with its whole body for the next request.
   func store(_ prepared: Prepared, _ answer: Delivery.Answer) {
-    lock.lock()
-    defer { lock.unlock() }
-    self.prepared = prepared
-    last = answer
+    state.withLock { state in
+      state.prepared = prepared
+      state.last = answer
+    }
   }
 }
 

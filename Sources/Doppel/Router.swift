@@ -80,7 +80,11 @@ final class Router: Sendable {
     // Copying the arrays out is a retain each; matching runs outside the lock so user closures can
     // call back into the backend.
     let (byPath, byHost, scanned) = state.withLock { state in
-      (state.byPath[request.path] ?? [], state.byHost[request.host] ?? [], state.scanned)
+      (
+        state.byPath.isEmpty ? [] : state.byPath[request.path] ?? [],
+        state.byHost.isEmpty ? [] : state.byHost[request.host] ?? [],
+        state.scanned
+      )
     }
     var path = byPath.count - 1
     var host = byHost.count - 1

@@ -21,8 +21,9 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   public let location: CodeLocation
   /// Registration order; later stubs take precedence.
   let order: Int
-  /// `matcher` as a flat list of conditions, when it is one: evaluated without walking the tree.
-  private let conjunction: [Condition]?
+  /// `matcher` as flat lists, when it is a conjunction of conditions: its literal comparisons
+  /// (stored inline, compared first) and its other conditions. `nil` when it has `||` or `!`.
+  private let flat: (literals: ContiguousArray<Condition.Literal>, others: ContiguousArray<Condition>)?
   private let state = Locked(State())
   private let onRemove: @Sendable (StubHandle) -> Void
 
@@ -39,7 +40,9 @@ public final class StubHandle: Sendable, CustomStringConvertible {
     order: Int, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
-    self.conjunction = matcher.conjunction
+    self.flat = matcher.conjunction.map { conditions in
+      (ContiguousArray(conditions.compactMap(\.literal)), ContiguousArray(conditions.filter { $0.literal == nil }))
+    }
     self.responder = responder
     self.limit = limit
     self.name = name
@@ -129,13 +132,10 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   /// stateful: the call index (from 0), or `nil`.
   /// The matcher's verdict on `request`: its path captures, or `nil` when it does not match.
   func evaluate(_ request: Request) -> [String: String]? {
-    guard let conjunction else { return matcher.evaluate(request) }
+    guard let flat else { return matcher.evaluate(request) }
+    for literal in flat.literals where !literal.passes(request) { return nil }
     var captures: [String: String] = [:]
-    for condition in conjunction {
-      if let literal = condition.literal {
-        guard literal.passes(request) else { return nil }
-        continue
-      }
+    for condition in flat.others {
       guard let found = condition.test(request) else { return nil }
       if !found.isEmpty { captures.merge(found) { _, new in new } }
     }
