@@ -64,14 +64,9 @@ extension Backend {
     }
     // The redirect's own latency comes before the next answer's.
     let latency = playback.timing.delay
-    @Sendable func delayed(_ playback: Playback) -> Playback {
-      var copy = playback
-      copy.timing.delay += latency
-      return copy
-    }
     switch plan(next, context, hops: hops + 1) {
-    case .now(let final): return .now(delayed(final))
-    case .later(let work): return .later { delayed(await work()) }
+    case .now(let final): return .now(final.delayed(by: latency))
+    case .later(let work): return .later { await work().delayed(by: latency) }
     }
   }
 
@@ -172,10 +167,8 @@ extension Backend {
     if case .failure(let error) = delivery, let problem = error as? DoppelError {
       issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
     }
-    var playback = Playback(delivery: delivery, timing: response.timing)
-    playback.stub = stub
-    playback.unmatchedReport = unmatched?.unmatchedReport
-    return playback
+    return Playback(
+      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatched?.unmatchedReport)
   }
 
   /// The session stored in the backend, made by `make` on first use.
@@ -207,7 +200,11 @@ extension Backend {
   ///   `timeoutInterval`), `CancellationError` when the task is cancelled, or for an unmatched
   ///   request (by default) a `URLError` whose description is the near-miss report.
   public func respond(to request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    let playback = await plan(for: Request(request), context: Context()).value()
+    let playback: Playback
+    switch plan(for: Request(request), context: Context()) {
+    case .now(let now): playback = now
+    case .later(let work): playback = await work()
+    }
     let timing = playback.timing
     if timing.isImmediate {
       switch playback.delivery {

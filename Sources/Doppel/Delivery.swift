@@ -39,6 +39,8 @@ enum Delivery: Sendable {
   /// Reads the body, fills in `Content-Type` and `Content-Length`, and drops the body of a
   /// response to `HEAD` (keeping its length), as an HTTP server does.
   static func make(_ response: Response, for request: Request) -> Delivery {
+    // The common case first: the same answer as last time, body and all.
+    if let answer = response.reusableAnswer(for: request) { return .success(answer) }
     if let failure = response.failure { return .failure(failure) }
     guard (100...599).contains(response.status) else {
       return .failure(
@@ -113,6 +115,14 @@ struct ResponseCache: Sendable {
     state.withLock { state in
       guard let last = state.last, last.url == url else { return (state.prepared, nil) }
       return (state.prepared, last)
+    }
+  }
+
+  /// The answer built last time, when it was for `url`.
+  func answer(for url: URL) -> Delivery.Answer? {
+    state.withLock { state in
+      guard let last = state.last, last.url == url else { return nil }
+      return last
     }
   }
 

@@ -4,14 +4,29 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// A resolved answer and how to play it back in time.
-struct Playback: Sendable {
-  var delivery: Delivery
-  var timing: Timing
+/// A resolved answer and how to play it back in time. A class, so the front doors pass it along
+/// as one reference.
+final class Playback: Sendable {
+  let delivery: Delivery
+  let timing: Timing
   /// The stub that answered, for front doors that log it (the server); `nil` when none matched.
-  var stub: StubHandle?
+  let stub: StubHandle?
   /// For a request no stub matched: the near-miss report.
-  var unmatchedReport: String?
+  let unmatchedReport: String?
+
+  init(delivery: Delivery, timing: Timing, stub: StubHandle? = nil, unmatchedReport: String? = nil) {
+    self.delivery = delivery
+    self.timing = timing
+    self.stub = stub
+    self.unmatchedReport = unmatchedReport
+  }
+
+  /// The same playback, starting `latency` later.
+  func delayed(by latency: Duration) -> Playback {
+    var timing = timing
+    timing.delay += latency
+    return Playback(delivery: delivery, timing: timing, stub: stub, unmatchedReport: unmatchedReport)
+  }
 
   /// One thing a front door does with its caller.
   enum Step: Sendable {

@@ -96,6 +96,16 @@ public struct Response: Sendable {
   /// of them changes what it depends on.
   var cache: ResponseCache { storage.cache }
 
+  /// The answer delivered last time, when `request` gets exactly the same one: a body in memory,
+  /// the same URL, and a full body (not `HEAD`, 204 or 304).
+  func reusableAnswer(for request: Request) -> Delivery.Answer? {
+    let storage = storage
+    guard storage.failure == nil, storage.status != 204, storage.status != 304, request.method != .head,
+      case .data = storage.body.source
+    else { return nil }
+    return storage.cache.answer(for: request.url)
+  }
+
   /// Creates a response from its parts.
   public init(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {
     storage = Storage(status: status, headers: headers, body: Body(source: .data(body), contentType: nil))

@@ -102,13 +102,23 @@ struct URLParts: Equatable {
     let pathEnd = index
     if pathEnd - pathStart > 1 && bytes[pathEnd - 1] == UInt8(ascii: "/") { return nil }
 
-    let scheme = text(bytes, 0, schemeEnd)
+    let scheme = knownScheme(bytes, schemeEnd) ?? text(bytes, 0, schemeEnd)
     let host = text(bytes, hostStart, hostEnd)
     return URLParts(
       scheme: schemeHasUpper ? scheme.lowercased() : scheme,
       host: hostHasUpper ? host.lowercased() : host,
       port: portDigits > 0 ? port : nil,
       path: pathEnd == pathStart ? "/" : text(bytes, pathStart, pathEnd))
+  }
+
+  /// `http` or `https` without making a new string, or `nil` for another scheme.
+  private static func knownScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> String? {
+    guard end >= 4, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"), bytes[2] == UInt8(ascii: "t"),
+      bytes[3] == UInt8(ascii: "p")
+    else { return nil }
+    if end == 4 { return "http" }
+    if end == 5 && bytes[4] == UInt8(ascii: "s") { return "https" }
+    return nil
   }
 
   private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
