@@ -7,7 +7,7 @@ struct Options: Sendable {
   /// Requests per timed run through the in-memory doors.
   var memoryRequests = 200_000
   /// Timed runs of each side per configuration, interleaved.
-  var rounds = 3
+  var rounds = 5
   /// Stub counts to measure.
   var stubCounts = [1, 10_000]
   /// Requests kept outstanding in the concurrent mode.
@@ -31,7 +31,7 @@ struct Options: Sendable {
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
       --quick              smoke run: 500 URLSession and 5000 in-memory requests per run
-      --rounds N           interleaved runs of each side per configuration (default 3)
+      --rounds N           interleaved runs of each side per configuration (default 5)
       --stubs N[,N…]       stub counts to measure (default 1,10000)
       --width N            requests in flight in the concurrent mode (default 64)
       --only DOOR          measure only the URLSession door (session), respond(to:) (memory), or

@@ -1,7 +1,7 @@
 // Doppel's throughput against floors measured in the same run, interleaved, as ratios.
 //
 //   swift run -c release Benchmarks            full run (10,000 URLSession / 200,000 in-memory
-//                                               requests per run, 3 rounds, medians)
+//                                               requests per run, 5 rounds, medians)
 //   swift run -c release Benchmarks --quick    smoke run
 //   swift run -c release Benchmarks --help     every option
 //

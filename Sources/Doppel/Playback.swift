@@ -74,6 +74,17 @@ final class Playback: Sendable {
     return beats
   }
 
+  /// Every step at once, for a playback with no timing (`timing.isImmediate`): what `beats` would
+  /// give, without building the beats.
+  var immediateSteps: [Step] {
+    switch delivery {
+    case .success(let answer):
+      return answer.body.isEmpty ? [.head(answer), .finish] : [.head(answer), .data(answer.body), .finish]
+    case .failure(let error):
+      return [.fail(error)]
+    }
+  }
+
   /// How long a playback may wait.
   struct Timeouts: Sendable {
     /// The longest wait for the head or between body pieces.

@@ -99,7 +99,7 @@ class DoppelURLProtocol: URLProtocol {
     #endif
     let plan = backend.plan(for: incoming, context: context)
     if case .now(let playback) = plan, playback.timing.isImmediate {
-      let steps = playback.beats(streaming: false).flatMap(\.steps)
+      let steps = playback.immediateSteps
       loading.withLock { perform(steps, &$0) }
       return
     }
