@@ -67,6 +67,9 @@ enum FloorName {
   static let closure = "in-memory closure"
 }
 
+/// The warm-ups below ask every URL at least once: the floors build all their answers before they
+/// are timed, and Doppel builds a stub's answer (headers, `HTTPURLResponse`) on its first use.
+
 /// The URLSession comparison for one stub count and mode: floor 1 against `backend.session`.
 /// Floor 1 answers from the global `floorTable`, so install `workload` there before measuring.
 func sessionComparison(
@@ -74,7 +77,7 @@ func sessionComparison(
 ) -> Comparison {
   Comparison(
     door: "URLSession", stubs: workload.stubCount, mode: mode, requests: options.sessionRequests,
-    warmUp: options.sessionWarmUp, goal: 0.9,
+    warmUp: max(options.sessionWarmUp, workload.stubCount), goal: 0.9,
     floor: sessionContender(FloorName.urlProtocol, floorSession, workload),
     doppel: sessionContender("Doppel session", backend.session, workload, reset: { backend.clearJournal() }))
 }
@@ -85,7 +88,7 @@ func inMemoryComparison(
 ) -> Comparison {
   Comparison(
     door: "respond(to:)", stubs: workload.stubCount, mode: mode, requests: options.memoryRequests,
-    warmUp: options.memoryWarmUp, goal: 0.25,
+    warmUp: max(options.memoryWarmUp, workload.stubCount), goal: 0.25,
     floor: inMemoryContender(FloorName.closure, makeClosureFloor(workload), workload),
     doppel: inMemoryContender(
       "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload,

@@ -26,7 +26,7 @@ struct CookieJar: @unchecked Sendable {
 
   /// Stores the cookies an answer sets, respecting the accept policy.
   func store(from answer: Delivery.Answer) {
-    guard acceptPolicy != .never else { return }
+    guard answer.setsCookies, acceptPolicy != .never else { return }
     let values = answer.headers.values(for: "Set-Cookie")
     guard !values.isEmpty else { return }
     var cookies: [HTTPCookie] = []

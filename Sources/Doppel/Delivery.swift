@@ -17,6 +17,8 @@ enum Delivery: Sendable {
     let body: Data
     /// The `HTTPURLResponse` for these parts, when one was built already.
     let prebuilt: UncheckedSendable<HTTPURLResponse>?
+    /// Whether the headers set cookies (a `Set-Cookie` field), worked out once per answer.
+    let setsCookies: Bool
 
     init(url: URL, status: Int, headers: HTTPHeaders, body: Data, prebuilt: HTTPURLResponse? = nil) {
       self.url = url
@@ -24,6 +26,7 @@ enum Delivery: Sendable {
       self.headers = headers
       self.body = body
       self.prebuilt = prebuilt.map(UncheckedSendable.init)
+      setsCookies = headers.contains("Set-Cookie")
     }
 
     var httpURLResponse: HTTPURLResponse {
