@@ -58,31 +58,26 @@ public struct Response: Sendable {
     return storage
   }
 
+  /// Changes what the delivered answer is made from, and so starts a new cache.
+  private mutating func changeContent(_ change: (Storage) -> Void) {
+    let storage = unique()
+    change(storage)
+    storage.cache = ResponseCache()
+  }
+
   /// The status code.
   public var status: Int {
     get { storage.status }
-    set {
-      let storage = unique()
-      storage.status = newValue
-      storage.cache = ResponseCache()
-    }
+    set { changeContent { $0.status = newValue } }
   }
   /// The header fields; `Content-Type` and `Content-Length` are added at delivery when absent.
   public var headers: HTTPHeaders {
     get { storage.headers }
-    set {
-      let storage = unique()
-      storage.headers = newValue
-      storage.cache = ResponseCache()
-    }
+    set { changeContent { $0.headers = newValue } }
   }
   var body: Body {
     get { storage.body }
-    set {
-      let storage = unique()
-      storage.body = newValue
-      storage.cache = ResponseCache()
-    }
+    set { changeContent { $0.body = newValue } }
   }
   var failure: (any Error)? {
     get { storage.failure }
