@@ -100,17 +100,16 @@ extension Backend {
   private func unmatched(_ request: Request, _ context: Context) -> Plan {
     let report = NearMissReport.make(for: request, stubs: router.stubs, state: scenarioState)
     let (policy, reporter) = state.withLock { ($0.unmatchedPolicy, $0.issueReporter) }
-    var entry = JournalEntry(request: request)
-    entry.unmatchedReport = report
+    let entry = JournalEntry(request: request, unmatchedReport: report)
     switch policy.kind {
     case .fail:
       reporter.report(DoppelIssue(report))
       let error = URLError(
         .resourceUnavailable,
         userInfo: [NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url])
-      return .now(finish(.error(error), for: request, stub: nil, entry: nil, context, unmatched: entry))
+      return .now(finish(.error(error), for: request, stub: nil, entry: nil, context, unmatchedReport: report))
     case .respond(let response):
-      return .now(finish(response, for: request, stub: nil, entry: nil, context, unmatched: entry))
+      return .now(finish(response, for: request, stub: nil, entry: nil, context, unmatchedReport: report))
     case .passthrough:
       let session = passthroughSession
       let index = journal(entry)
@@ -144,7 +143,7 @@ extension Backend {
   /// (`entry == nil`) or completing the one made when the request arrived.
   private func finish(
     _ response: Response, for request: Request, stub: StubHandle?, entry slot: JournalSlot?, _ context: Context,
-    unmatched: JournalEntry? = nil
+    unmatchedReport: String? = nil
   ) -> Playback {
     let delivery = Delivery.make(response, for: request)
     if case .success(let answer) = delivery { context.cookies?.store(from: answer) }
@@ -153,9 +152,7 @@ extension Backend {
     case .success(let answer): outcome = .answered(response, headers: answer.headers)
     case .failure(let error): outcome = .failed(error)
     }
-    let entry = JournalEntry(
-      request: request, stub: unmatched == nil ? stub : nil, outcome: outcome,
-      unmatchedReport: unmatched?.unmatchedReport)
+    let entry = JournalEntry(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport)
     state.withLock { state in
       if let slot {
         guard slot.generation == state.journalGeneration, slot.index < state.journal.count else { return }
@@ -168,7 +165,7 @@ extension Backend {
       issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
     }
     return Playback(
-      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatched?.unmatchedReport)
+      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatchedReport)
   }
 
   /// The session stored in the backend, made by `make` on first use.

@@ -128,8 +128,6 @@ public final class StubHandle: Sendable, CustomStringConvertible {
     if first { onRemove(self) }
   }
 
-  /// Takes one answer, checking and moving the backend's state together when the stub is
-  /// stateful: the call index (from 0), or `nil`.
   /// The matcher's verdict on `request`: its path captures, or `nil` when it does not match.
   func evaluate(_ request: Request) -> [String: String]? {
     guard let flat else { return matcher.evaluate(request) }
@@ -142,6 +140,8 @@ public final class StubHandle: Sendable, CustomStringConvertible {
     return captures
   }
 
+  /// Takes one answer, checking and moving the backend's state together when the stub is
+  /// stateful: the call index (from 0), or `nil`.
   func claim(machine: Locked<String>) -> Int? {
     // One lock for the common stub that takes part in no scenario state.
     enum Outcome {
