@@ -55,7 +55,6 @@ enum Delivery: Sendable {
     let cacheable = response.body.source.isData
     let cached = cacheable ? response.cache.lookup(request.url) : (prepared: nil, answer: nil)
     let noBody = request.method == .head || response.status == 204 || response.status == 304
-    if let answer = cached.answer, !noBody { return .success(answer) }
     let prepared: ResponseCache.Prepared
     if let hit = cached.prepared {
       prepared = hit
