@@ -29,13 +29,26 @@ extension Backend {
     }
   }
 
+  /// The stub a request went to, the answer taken from it and the path captures.
+  typealias Found = (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])
+
   /// Resolves a request, following redirects when the context says so.
   func plan(for request: Request, context: Context) -> Plan {
     plan(request, context, hops: 0)
   }
 
-  private func plan(_ request: Request, _ context: Context, hops: Int) -> Plan {
-    let first = resolveOnce(request, context, addCookies: hops > 0 || context.addCookiesToFirstRequest)
+  /// `plan(for:context:)` for a request whose stub was looked up already (`nil`: none matched).
+  private func plan(for request: Request, found: Found?, context: Context) -> Plan {
+    plan(request, context, hops: 0, found: .some(found))
+  }
+
+  private func plan(_ request: Request, _ context: Context, hops: Int, found: Found?? = nil) -> Plan {
+    let first: Plan
+    if let found {
+      first = resolved(request, found, context)
+    } else {
+      first = resolveOnce(request, context, addCookies: hops > 0 || context.addCookiesToFirstRequest)
+    }
     guard context.followRedirects else { return first }
     switch first {
     case .now(let playback):
@@ -73,13 +86,22 @@ extension Backend {
   /// Finds the stub for one request (no redirects), journals it, and returns how to answer it.
   private func resolveOnce(_ incoming: Request, _ context: Context, addCookies: Bool) -> Plan {
     let incoming = addCookies ? context.cookies?.addingCookies(to: incoming) ?? incoming : incoming
-    guard let (stub, call, captures) = router.resolve(incoming, machine: machine) else {
+    return resolved(incoming, router.resolve(incoming, machine: machine), context)
+  }
+
+  /// How to answer a request whose stub (or its absence) is known.
+  private func resolved(_ incoming: Request, _ found: Found?, _ context: Context) -> Plan {
+    guard let (stub, claim, captures) = found else {
       return unmatched(incoming, context)
     }
-    var matched = incoming
-    matched.pathParameters = captures
-    let request = matched
-    if let response = stub.responder.immediate(call: call, stub: stub) {
+    let request = incoming.with(pathParameters: captures)
+    // The common case first: a stub that always gives the same answer, already built for this URL.
+    if let answer = claim.lastAnswer, answer.serves(request) {
+      context.cookies?.store(from: answer)
+      recordReused(answer, for: request, stub: stub)
+      return .now(Playback(delivery: .success(answer), timing: stub.reusableTiming, stub: stub))
+    }
+    if let response = stub.responder.immediate(call: claim.call, stub: stub) {
       return .now(finish(response, for: request, stub: stub, entry: nil, context))
     }
     guard case .handler(let handler) = stub.responder.kind else {
@@ -146,13 +168,30 @@ extension Backend {
     unmatchedReport: String? = nil
   ) -> Playback {
     let delivery = Delivery.make(response, for: request)
-    if case .success(let answer) = delivery { context.cookies?.store(from: answer) }
     let outcome: JournalEntry.Outcome
     switch delivery {
-    case .success(let answer): outcome = .answered(response, headers: answer.headers)
-    case .failure(let error): outcome = .failed(error)
+    case .success(let answer):
+      context.cookies?.store(from: answer)
+      stub?.keep(answer, for: request)
+      outcome = .answered(response, headers: answer.headers)
+    case .failure(let error):
+      outcome = .failed(error)
     }
-    let entry = JournalEntry(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport)
+    record(JournalEntry(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport), in: slot)
+    if case .failure(let error) = delivery, let problem = error as? DoppelError {
+      issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
+    }
+    return Playback(
+      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatchedReport)
+  }
+
+  /// Journals a request answered with an answer its stub built before for the same URL.
+  private func recordReused(_ answer: Delivery.Answer, for request: Request, stub: StubHandle) {
+    record(JournalEntry(request: request, stub: stub, outcome: .reused(answer)), in: nil)
+  }
+
+  /// Completes the journal entry in `slot`, or appends `entry` when there is no slot.
+  private func record(_ entry: JournalEntry, in slot: JournalSlot?) {
     state.withLock { state in
       if let slot {
         guard slot.generation == state.journalGeneration, slot.index < state.journal.count else { return }
@@ -161,11 +200,6 @@ extension Backend {
         state.journal.append(entry)
       }
     }
-    if case .failure(let error) = delivery, let problem = error as? DoppelError {
-      issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
-    }
-    return Playback(
-      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatchedReport)
   }
 
   /// The session stored in the backend, made by `make` on first use.
@@ -197,8 +231,15 @@ extension Backend {
   ///   `timeoutInterval`), `CancellationError` when the task is cancelled, or for an unmatched
   ///   request (by default) a `URLError` whose description is the near-miss report.
   public func respond(to request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let incoming = Request(request)
+    let found = router.resolve(incoming, machine: machine)
+    // The common case without building a plan: an answer built before, given at once, final.
+    if let (stub, claim, captures) = found, stub.answersAtOnce, let answer = claim.lastAnswer, answer.serves(incoming) {
+      recordReused(answer, for: incoming.with(pathParameters: captures), stub: stub)
+      return (answer.body, answer.httpURLResponse)
+    }
     let playback: Playback
-    switch plan(for: Request(request), context: Context()) {
+    switch plan(for: incoming, found: found, context: Context()) {
     case .now(let now): playback = now
     case .later(let work): playback = await work()
     }

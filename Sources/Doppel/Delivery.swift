@@ -12,6 +12,8 @@ enum Delivery: Sendable {
   /// A class, so the answer travels through resolution, playback and the journal as one reference.
   final class Answer: Sendable {
     let url: URL
+    /// The ``Request/answerKey`` of the request this answer was built for.
+    let key: String?
     let status: Int
     let headers: HTTPHeaders
     let body: Data
@@ -20,13 +22,30 @@ enum Delivery: Sendable {
     /// Whether the headers set cookies (a `Set-Cookie` field), worked out once per answer.
     let setsCookies: Bool
 
-    init(url: URL, status: Int, headers: HTTPHeaders, body: Data, prebuilt: HTTPURLResponse? = nil) {
+    init(
+      url: URL, key: String? = nil, status: Int, headers: HTTPHeaders, body: Data, prebuilt: HTTPURLResponse? = nil
+    ) {
       self.url = url
+      self.key = key
       self.status = status
       self.headers = headers
       self.body = body
       self.prebuilt = prebuilt.map(UncheckedSendable.init)
       setsCookies = headers.contains("Set-Cookie")
+    }
+
+    /// Whether this answer was built for `request`'s URL.
+    @inline(__always)
+    func isFor(_ request: Request) -> Bool {
+      if let key = request.answerKey { return key == self.key }
+      return url == request.url
+    }
+
+    /// Whether this answer, with its whole body, is the one `request` gets from the same response:
+    /// the same URL, and not `HEAD` (whose answer has no body).
+    @inline(__always)
+    func serves(_ request: Request) -> Bool {
+      request.method != .head && isFor(request)
     }
 
     var httpURLResponse: HTTPURLResponse {
@@ -53,7 +72,7 @@ enum Delivery: Sendable {
     }
     // File bodies are read again for every request, so an edited fixture is served as edited.
     let cacheable = response.body.source.isData
-    let cached = cacheable ? response.cache.lookup(request.url) : (prepared: nil, answer: nil)
+    let cached = cacheable ? response.cache.lookup(request) : (prepared: nil, answer: nil)
     let noBody = request.method == .head || response.status == 204 || response.status == 304
     let prepared: ResponseCache.Prepared
     if let hit = cached.prepared {
@@ -80,15 +99,15 @@ enum Delivery: Sendable {
       cached.answer?.httpURLResponse
       ?? Answer.build(url: request.url, status: response.status, headers: prepared.headers)
     let answer = Answer(
-      url: request.url, status: response.status, headers: prepared.headers, body: noBody ? Data() : prepared.body,
-      prebuilt: urlResponse)
+      url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
+      body: noBody ? Data() : prepared.body, prebuilt: urlResponse)
     if cacheable && cached.answer == nil {
       response.cache.store(
         prepared,
         noBody
           ? Answer(
-            url: request.url, status: response.status, headers: prepared.headers, body: prepared.body,
-            prebuilt: urlResponse)
+            url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
+            body: prepared.body, prebuilt: urlResponse)
           : answer)
     }
     return .success(answer)
@@ -112,20 +131,18 @@ struct ResponseCache: Sendable {
   /// Shared by every copy: the cache is one object however often a response is copied.
   private let state = Locked(State())
 
-  /// The prepared headers and body, and the answer built last time when it was for `url`: one lock.
-  func lookup(_ url: URL) -> (prepared: Prepared?, answer: Delivery.Answer?) {
-    state.withLock { state in
-      guard let last = state.last, last.url == url else { return (state.prepared, nil) }
-      return (state.prepared, last)
-    }
+  /// The prepared headers and body, and the answer built last time when it was for `request`'s
+  /// URL: one lock.
+  func lookup(_ request: Request) -> (prepared: Prepared?, answer: Delivery.Answer?) {
+    let (prepared, last) = state.withLock { ($0.prepared, $0.last) }
+    guard let last, last.isFor(request) else { return (prepared, nil) }
+    return (prepared, last)
   }
 
-  /// The answer built last time, when it was for `url`.
-  func answer(for url: URL) -> Delivery.Answer? {
-    state.withLock { state in
-      guard let last = state.last, last.url == url else { return nil }
-      return last
-    }
+  /// The answer built last time, when it serves `request` whole (see ``Delivery/Answer/serves(_:)``).
+  func answer(for request: Request) -> Delivery.Answer? {
+    guard let last = state.withLock({ $0.last }), last.serves(request) else { return nil }
+    return last
   }
 
   /// Keeps `prepared` and the answer with its whole body for the next request.

@@ -7,6 +7,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// Answered with `response`, whose final headers (with `Content-Type` and `Content-Length`
     /// filled in) are `headers`.
     case answered(Response, headers: HTTPHeaders)
+    /// Answered with `answer`, built before for the same URL from the stub's
+    /// ``StubHandle/reusableResponse`` (the journal does not touch the response itself).
+    case reused(Delivery.Answer)
     case failed(any Error)
   }
 
@@ -52,9 +55,18 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// The response given, or `nil` while the answer is still being computed, or when the
   /// request failed.
   public var response: Response? {
-    guard case .answered(let response, let headers) = storage.outcome else { return nil }
-    var journaled = response
-    journaled.headers = headers
+    var journaled: Response
+    switch storage.outcome {
+    case .answered(let response, let headers):
+      journaled = response
+      journaled.headers = headers
+    case .reused(let answer):
+      guard let response = storage.stub?.reusableResponse else { return nil }
+      journaled = response
+      journaled.headers = answer.headers
+    case .pending, .failed:
+      return nil
+    }
     return journaled
   }
 

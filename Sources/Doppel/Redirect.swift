@@ -6,6 +6,14 @@ enum Redirect {
   /// `URLError(.httpTooManyRedirects)`.
   static let limit = 16
 
+  /// Whether `status` is one of the redirects URLSession follows (given a usable `Location`).
+  static func isRedirect(_ status: Int) -> Bool {
+    switch status {
+    case 301, 302, 303, 307, 308: true
+    default: false
+    }
+  }
+
   /// The request to send after `answer`, or `nil` when `answer` is not a redirect to follow
   /// (another status, or no usable `Location`).
   ///
@@ -13,10 +21,7 @@ enum Redirect {
   /// - 303 turns every method but `HEAD` into `GET` without a body.
   /// - 307 and 308 keep the method and the body.
   static func next(after request: Request, answer: Delivery.Answer) -> Request? {
-    switch answer.status {
-    case 301, 302, 303, 307, 308: break
-    default: return nil
-    }
+    guard isRedirect(answer.status) else { return nil }
     guard let location = answer.headers["Location"], !location.isEmpty,
       let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
       target.scheme != nil

@@ -20,13 +20,18 @@ public struct Request: Sendable, CustomStringConvertible {
     let host: String
     let port: Int?
     let path: String
+    /// `url.absoluteString` when the URL stands alone (no base URL): two requests with the same key
+    /// have equal URLs, so an answer built for one can serve the other.
+    let answerKey: String?
 
     init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
       self.method = method
       self.url = url
       self.headers = headers
       self.body = body
-      let parts = URLParts(url)
+      let string = url.absoluteString
+      answerKey = url.baseURL == nil ? string : nil
+      let parts = URLParts(url, absoluteString: string)
       scheme = parts.scheme
       host = parts.host
       port = parts.port
@@ -57,6 +62,9 @@ public struct Request: Sendable, CustomStringConvertible {
   var port: Int? { storage.port }
   /// The percent-decoded path, `/` when the URL has none.
   public var path: String { storage.path }
+  /// The URL's absolute string when it has no base URL, else `nil`: what a reused answer is
+  /// compared by (two strings read from the same `URL` compare without reading their bytes).
+  var answerKey: String? { storage.answerKey }
 
   /// Creates a request.
   public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil) {

@@ -91,14 +91,22 @@ public struct Response: Sendable {
   /// of them changes what it depends on.
   var cache: ResponseCache { storage.cache }
 
+  /// Whether every request to the same URL (but `HEAD`) gets the same answer, body and all, so the
+  /// answer can be built once and reused: a body in memory, a valid status that carries a body
+  /// (not 204 or 304), and no failure.
+  var answersAreReusable: Bool {
+    let storage = storage
+    guard storage.failure == nil, storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
+      case .data = storage.body.source
+    else { return false }
+    return true
+  }
+
   /// The answer delivered last time, when `request` gets exactly the same one: a body in memory,
   /// the same URL, and a full body (not `HEAD`, 204 or 304).
   func reusableAnswer(for request: Request) -> Delivery.Answer? {
-    let storage = storage
-    guard storage.failure == nil, storage.status != 204, storage.status != 304, request.method != .head,
-      case .data = storage.body.source
-    else { return nil }
-    return storage.cache.answer(for: request.url)
+    guard answersAreReusable else { return nil }
+    return storage.cache.answer(for: request)
   }
 
   /// Creates a response from its parts.

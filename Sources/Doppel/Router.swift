@@ -8,11 +8,53 @@
 final class Router: Sendable {
   private struct State {
     var nextOrder = 0
-    var byPath: [String: [StubHandle]] = [:]
-    var byHost: [String: [StubHandle]] = [:]
+    var byPath: [String: Bucket] = [:]
+    var byHost: [String: Bucket] = [:]
     var scanned: [StubHandle] = []
     /// Every live stub in registration order, for diagnostics.
     var all: [StubHandle] = []
+  }
+
+  /// The stubs under one key, oldest first. Most keys have one stub, kept without an array (one
+  /// object fewer to read per request).
+  private enum Bucket {
+    case one(StubHandle)
+    case many([StubHandle])
+
+    var count: Int {
+      switch self {
+      case .one: 1
+      case .many(let stubs): stubs.count
+      }
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> StubHandle {
+      switch self {
+      case .one(let stub): stub
+      case .many(let stubs): stubs[index]
+      }
+    }
+
+    func appending(_ stub: StubHandle) -> Bucket {
+      switch self {
+      case .one(let first): .many([first, stub])
+      case .many(let stubs): .many(stubs + [stub])
+      }
+    }
+
+    /// The bucket without `stub`, or `nil` when it held nothing else.
+    func removing(_ stub: StubHandle) -> Bucket? {
+      switch self {
+      case .one(let only): return only === stub ? nil : self
+      case .many(let stubs):
+        let rest = stubs.filter { $0 !== stub }
+        if rest.isEmpty { return nil }
+        return rest.count == 1 ? .one(rest[0]) : .many(rest)
+      }
+    }
+
+    static let empty = Bucket.many([])
   }
 
   private enum Slot {
@@ -22,6 +64,8 @@ final class Router: Sendable {
   }
 
   private let state = Locked(State())
+  /// The lock every stub of this router keeps its own state under (see `StubHandle`).
+  private let stubLock = Locked(())
 
   func add(
     _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: CodeLocation
@@ -29,11 +73,11 @@ final class Router: Sendable {
     state.withLock { state in
       let handle = StubHandle(
         matcher: matcher, responder: responder, limit: limit, name: name, location: location,
-        order: state.nextOrder, onRemove: { [weak self] in self?.remove($0) })
+        order: state.nextOrder, lock: stubLock, onRemove: { [weak self] in self?.remove($0) })
       state.nextOrder += 1
       switch Self.slot(for: matcher) {
-      case .path(let path): state.byPath[path, default: []].append(handle)
-      case .host(let host): state.byHost[host, default: []].append(handle)
+      case .path(let path): state.byPath[path] = state.byPath[path]?.appending(handle) ?? .one(handle)
+      case .host(let host): state.byHost[host] = state.byHost[host]?.appending(handle) ?? .one(handle)
       case .scanned: state.scanned.append(handle)
       }
       state.all.append(handle)
@@ -44,12 +88,8 @@ final class Router: Sendable {
   private func remove(_ handle: StubHandle) {
     state.withLock { state in
       switch Self.slot(for: handle.matcher) {
-      case .path(let path):
-        state.byPath[path]?.removeAll { $0 === handle }
-        if state.byPath[path]?.isEmpty == true { state.byPath[path] = nil }
-      case .host(let host):
-        state.byHost[host]?.removeAll { $0 === handle }
-        if state.byHost[host]?.isEmpty == true { state.byHost[host] = nil }
+      case .path(let path): state.byPath[path] = state.byPath[path]?.removing(handle)
+      case .host(let host): state.byHost[host] = state.byHost[host]?.removing(handle)
       case .scanned:
         state.scanned.removeAll { $0 === handle }
       }
@@ -73,16 +113,17 @@ final class Router: Sendable {
   /// the stubs (the stub server's origins).
   var revision: Int { state.withLock { $0.nextOrder << 32 | $0.all.count } }
 
-  /// The newest stub that matches and still has answers left, with its call index and captures.
+  /// The newest stub that matches and still has answers left, with the answer taken from it and the
+  /// path captures.
   func resolve(
     _ request: Request, machine: Locked<String>
-  ) -> (stub: StubHandle, call: Int, captures: [String: String])? {
-    // Copying the arrays out is a retain each; matching runs outside the lock so user closures can
+  ) -> (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])? {
+    // Copying the buckets out is a retain each; matching runs outside the lock so user closures can
     // call back into the backend.
     let (byPath, byHost, scanned) = state.withLock { state in
       (
-        state.byPath.isEmpty ? [] : state.byPath[request.path] ?? [],
-        state.byHost.isEmpty ? [] : state.byHost[request.host] ?? [],
+        state.byPath.isEmpty ? Bucket.empty : state.byPath[request.path] ?? Bucket.empty,
+        state.byHost.isEmpty ? Bucket.empty : state.byHost[request.host] ?? Bucket.empty,
         state.scanned
       )
     }
@@ -106,8 +147,8 @@ final class Router: Sendable {
       } else {
         return nil
       }
-      if let captures = candidate.evaluate(request), let call = candidate.claim(machine: machine) {
-        return (candidate, call, captures)
+      if let captures = candidate.evaluate(request), let claim = candidate.claim(machine: machine) {
+        return (candidate, claim, captures)
       }
     }
   }

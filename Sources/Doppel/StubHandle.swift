@@ -8,55 +8,118 @@
 /// #expect(breeds.callCount == 1)
 /// breeds.remove()
 /// ```
-public final class StubHandle: Sendable, CustomStringConvertible {
-  /// The matcher.
-  public let matcher: Matcher
-  let responder: Responder
+public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
+  // Why `@unchecked` is safe: the only mutable stored property, `state`, is read and written only
+  // inside `lock.withLock` (see `withState`); every other stored property is a `let` of a
+  // `Sendable` type.
+
+  // Stored properties in the order a request reads them: Swift lays a class out in declaration
+  // order, so what matching and claiming read shares the object's first cache lines, and the
+  // rarely read parts (stateful stubs' states, expectations) are kept out of line.
+
+  /// Registration order; later stubs take precedence.
+  let order: Int
+  /// Whether `matcher` is a conjunction of conditions (no `||` or `!`), so that `literals` and
+  /// `others` are all it requires.
+  private let isFlat: Bool
+  /// Whether `reusableResponse` is given at once and is final (not a redirect to follow), so an
+  /// in-memory caller can take a reused answer as it is.
+  let answersAtOnce: Bool
+  /// The matcher's literal comparisons when it `isFlat`, stored inline and compared first.
+  private let literals: LiteralSet
+  /// The matcher's other conditions when it `isFlat`.
+  private let others: ContiguousArray<Condition>
+  /// Guards `state`. One lock shared by the stubs of a backend: the state then lives in this
+  /// object, so claiming a stub touches no other (with thousands of stubs, each object a request
+  /// touches is a likely cache miss).
+  private let lock: Locked<Void>
+  private nonisolated(unsafe) var state = State()
   /// The most requests this stub answers, or `nil` for no limit. Once used up, requests go on to
   /// earlier stubs as if this one were not there.
   public let limit: Int?
+  /// `reusableResponse`'s timing, kept here so reusing an answer does not read the response.
+  let reusableTiming: Timing
+  /// The response, when the stub always answers the same one and its answers can be reused (see
+  /// ``Response/answersAreReusable``).
+  let reusableResponse: Response?
+  /// The matcher.
+  public let matcher: Matcher
+  let responder: Responder
   /// The name given at registration, if any.
   public let name: String?
   /// Where the stub was declared.
   public let location: CodeLocation
-  /// Registration order; later stubs take precedence.
-  let order: Int
-  /// `matcher` as flat lists, when it is a conjunction of conditions: its literal comparisons
-  /// (stored inline, compared first) and its other conditions. `nil` when it has `||` or `!`.
-  private let flat: (literals: ContiguousArray<Condition.Literal>, others: ContiguousArray<Condition>)?
-  private let state = Locked(State())
   private let onRemove: @Sendable (StubHandle) -> Void
 
   private struct State {
     var calls = 0
     var removed = false
+    /// For a stub with a `reusableResponse`: the last answer it gave to a request other than `HEAD`.
+    var lastAnswer: Delivery.Answer?
+    /// The scenario states of a stateful stub; `nil` for the others.
+    var scenario: ScenarioStates?
     var expected: ClosedRange<Int>?
-    var requiredState: String?
-    var nextState: String?
+  }
+
+  /// The states set by ``requiresState(_:)`` and ``setsState(_:)``, replaced as a whole when one
+  /// changes.
+  private final class ScenarioStates: Sendable {
+    let required: String?
+    let next: String?
+
+    init(required: String?, next: String?) {
+      self.required = required
+      self.next = next
+    }
+  }
+
+  /// One answer taken from the stub: the call index (from 0), and the last answer the stub gave,
+  /// which may serve this request too.
+  struct Claim {
+    let call: Int
+    let lastAnswer: Delivery.Answer?
   }
 
   init(
     matcher: Matcher, responder: Responder, limit: Int?, name: String?, location: CodeLocation,
-    order: Int, onRemove: @escaping @Sendable (StubHandle) -> Void
+    order: Int, lock: Locked<Void>, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
-    self.flat = matcher.conjunction.map { conditions in
-      (ContiguousArray(conditions.compactMap(\.literal)), ContiguousArray(conditions.filter { $0.literal == nil }))
-    }
+    let conjunction = matcher.conjunction
+    isFlat = conjunction != nil
+    literals = LiteralSet(conjunction?.compactMap(\.literal) ?? [])
+    others = ContiguousArray(conjunction?.filter { $0.literal == nil } ?? [])
     self.responder = responder
+    if case .fixed(let response) = responder.kind, response.answersAreReusable {
+      reusableResponse = response
+      reusableTiming = response.timing
+      answersAtOnce =
+        response.timing.isImmediate && (!response.timing.followRedirects || !Redirect.isRedirect(response.status))
+    } else {
+      reusableResponse = nil
+      reusableTiming = Timing()
+      answersAtOnce = false
+    }
     self.limit = limit
     self.name = name
     self.location = location
     self.order = order
+    self.lock = lock
     self.onRemove = onRemove
   }
 
+  /// Runs `body` on the state, holding the lock.
+  @inline(__always)
+  private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try lock.withLock { _ in try body(&state) }
+  }
+
   /// How many requests this stub has answered.
-  public var callCount: Int { state.withLock { $0.calls } }
+  public var callCount: Int { withState { $0.calls } }
 
   /// Whether the stub answers no more requests: removed, or its `times` limit used up.
   public var isExhausted: Bool {
-    state.withLock { state in
+    withState { state in
       if state.removed { return true }
       guard let limit else { return false }
       return state.calls >= limit
@@ -65,7 +128,7 @@ public final class StubHandle: Sendable, CustomStringConvertible {
 
   /// How many calls ``Backend/verify()`` requires of this stub, if it was given an expectation with
   /// ``expect(times:)`` or ``expect(atLeast:)``.
-  public var expectedCalls: ClosedRange<Int>? { state.withLock { $0.expected } }
+  public var expectedCalls: ClosedRange<Int>? { withState { $0.expected } }
 
   /// Requires the stub to answer exactly `times` requests by the time the backend is verified (at
   /// the end of a test, with `DoppelTesting`).
@@ -75,14 +138,14 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   /// ```
   @discardableResult
   public func expect(times: Int) -> StubHandle {
-    state.withLock { $0.expected = max(0, times)...max(0, times) }
+    withState { $0.expected = max(0, times)...max(0, times) }
     return self
   }
 
   /// Requires the stub to answer at least `count` requests by the time the backend is verified.
   @discardableResult
   public func expect(atLeast count: Int) -> StubHandle {
-    state.withLock { $0.expected = max(0, count)...Int.max }
+    withState { $0.expected = max(0, count)...Int.max }
     return self
   }
 
@@ -97,7 +160,7 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   /// ```
   @discardableResult
   public func requiresState(_ state: String) -> StubHandle {
-    self.state.withLock { $0.requiredState = state }
+    withState { $0.scenario = ScenarioStates(required: state, next: $0.scenario?.next) }
     return self
   }
 
@@ -106,22 +169,22 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   /// consistent state.
   @discardableResult
   public func setsState(_ state: String) -> StubHandle {
-    self.state.withLock { $0.nextState = state }
+    withState { $0.scenario = ScenarioStates(required: $0.scenario?.required, next: state) }
     return self
   }
 
   /// The state this stub requires, if any.
-  public var requiredState: String? { state.withLock { $0.requiredState } }
+  public var requiredState: String? { withState { $0.scenario?.required } }
 
   /// The state this stub moves the backend to, if any.
-  public var nextState: String? { state.withLock { $0.nextState } }
+  public var nextState: String? { withState { $0.scenario?.next } }
 
   /// Whether ``remove()`` was called.
-  public var isRemoved: Bool { state.withLock { $0.removed } }
+  public var isRemoved: Bool { withState { $0.removed } }
 
   /// Removes the stub from its backend; later requests no longer see it. Calling it again does nothing.
   public func remove() {
-    let first = state.withLock { state -> Bool in
+    let first = withState { state -> Bool in
       defer { state.removed = true }
       return !state.removed
     }
@@ -130,10 +193,10 @@ public final class StubHandle: Sendable, CustomStringConvertible {
 
   /// The matcher's verdict on `request`: its path captures, or `nil` when it does not match.
   func evaluate(_ request: Request) -> [String: String]? {
-    guard let flat else { return matcher.evaluate(request) }
-    for literal in flat.literals where !literal.passes(request) { return nil }
+    guard isFlat else { return matcher.evaluate(request) }
+    guard literals.pass(request) else { return nil }
     var captures: [String: String] = [:]
-    for condition in flat.others {
+    for condition in others {
       guard let found = condition.test(request) else { return nil }
       if !found.isEmpty { captures.merge(found) { _, new in new } }
     }
@@ -141,46 +204,93 @@ public final class StubHandle: Sendable, CustomStringConvertible {
   }
 
   /// Takes one answer, checking and moving the backend's state together when the stub is
-  /// stateful: the call index (from 0), or `nil`.
-  func claim(machine: Locked<String>) -> Int? {
+  /// stateful, or `nil` when the stub is removed, used up or waits for another state.
+  func claim(machine: Locked<String>) -> Claim? {
     // One lock for the common stub that takes part in no scenario state.
     enum Outcome {
-      case claimed(Int?)
+      case claimed(Claim?)
       case needsState(required: String?, next: String?)
     }
-    let outcome = state.withLock { state -> Outcome in
-      guard state.requiredState == nil && state.nextState == nil else {
-        return .needsState(required: state.requiredState, next: state.nextState)
+    let outcome = withState { state -> Outcome in
+      if let scenario = state.scenario { return .needsState(required: scenario.required, next: scenario.next) }
+      return .claimed(Self.take(&state, limit: limit))
+    }
+    switch outcome {
+    case .claimed(let claim): return claim
+    case .needsState(let required, let next):
+      return machine.withLock { current -> Claim? in
+        if let required, current != required { return nil }
+        guard let claim = claim() else { return nil }
+        if let next { current = next }
+        return claim
       }
-      if state.removed { return .claimed(nil) }
-      if let limit, state.calls >= limit { return .claimed(nil) }
-      state.calls += 1
-      return .claimed(state.calls - 1)
-    }
-    guard case .needsState(let required, let next) = outcome else {
-      if case .claimed(let call) = outcome { return call }
-      return nil
-    }
-    return machine.withLock { current -> Int? in
-      if let required, current != required { return nil }
-      guard let call = claim() else { return nil }
-      if let next { current = next }
-      return call
     }
   }
 
-  /// Takes one answer: the call index (from 0), or `nil` when removed or used up.
-  func claim() -> Int? {
-    state.withLock { state in
-      if state.removed { return nil }
-      if let limit, state.calls >= limit { return nil }
-      state.calls += 1
-      return state.calls - 1
-    }
+  /// Takes one answer, whatever the backend's state.
+  func claim() -> Claim? {
+    withState { Self.take(&$0, limit: limit) }
+  }
+
+  private static func take(_ state: inout State, limit: Int?) -> Claim? {
+    if state.removed { return nil }
+    if let limit, state.calls >= limit { return nil }
+    state.calls += 1
+    return Claim(call: state.calls - 1, lastAnswer: state.lastAnswer)
+  }
+
+  /// Keeps `answer` for the next request, when the stub's answers can be reused and `answer` has its
+  /// whole body (it was not for `HEAD`).
+  func keep(_ answer: Delivery.Answer, for request: Request) {
+    guard reusableResponse != nil, request.method != .head else { return }
+    withState { $0.lastAnswer = answer }
   }
 
   /// `BreedTests.swift:14  GET /breeds.json`, with the name when there is one.
   public var description: String {
     "\(location)  \(name.map { "\"\($0)\" " } ?? "")\(matcher)"
+  }
+}
+
+/// The literal conditions of a conjunction, the common ones stored inline (one of each kind), so
+/// matching a stub reads no other object. Further literals of a kind already held go to `more`.
+struct LiteralSet: Sendable {
+  private var method: HTTPMethod?
+  private var path: String?
+  private var host: String?
+  /// `http` on port 80 or `https` on port 443, the scheme literal of most URL matchers.
+  private var webScheme: WebScheme?
+  private var more: ContiguousArray<Condition.Literal> = []
+
+  private enum WebScheme {
+    case http, https
+  }
+
+  init(_ literals: [Condition.Literal]) {
+    for literal in literals {
+      switch literal {
+      case .method(let method) where self.method == nil: self.method = method
+      case .path(let path) where self.path == nil: self.path = path
+      case .host(let host) where self.host == nil: self.host = host
+      case .schemeOnDefaultPort("http", 80) where webScheme == nil: webScheme = .http
+      case .schemeOnDefaultPort("https", 443) where webScheme == nil: webScheme = .https
+      default: more.append(literal)
+      }
+    }
+  }
+
+  /// Whether `request` passes every literal.
+  @inline(__always)
+  func pass(_ request: Request) -> Bool {
+    if let method, request.method != method { return false }
+    if let path, request.path != path { return false }
+    if let host, request.host != host { return false }
+    switch webScheme {
+    case .http?: if request.scheme != "http" || request.effectivePort != 80 { return false }
+    case .https?: if request.scheme != "https" || request.effectivePort != 443 { return false }
+    case nil: break
+    }
+    for literal in more where !literal.passes(request) { return false }
+    return true
   }
 }

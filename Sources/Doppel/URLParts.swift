@@ -21,7 +21,12 @@ struct URLParts: Equatable {
   }
 
   init(_ url: URL) {
-    self = Self.fast(url.absoluteString) ?? Self.foundation(url)
+    self.init(url, absoluteString: url.absoluteString)
+  }
+
+  /// The parts of `url`, whose `absoluteString` the caller has read already.
+  init(_ url: URL, absoluteString: String) {
+    self = Self.fast(absoluteString) ?? Self.foundation(url)
   }
 
   /// What `URL` itself reports.

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A stub that always gives the same in-memory response builds its answer once and reuses it for
+/// the next request to the same URL. Whatever is reused, each caller must see exactly what a fresh
+/// answer would give.
+@Suite struct AnswerReuseTests {
+  /// `respond(to:)` for a URL string, as text.
+  private func respond(
+    _ backend: Backend, _ url: URL, _ method: HTTPMethod = .get
+  ) async throws -> (body: String, response: HTTPURLResponse) {
+    var request = URLRequest(url: url)
+    request.httpMethod = method.rawValue
+    let (data, response) = try await backend.respond(to: request)
+    return (String(decoding: data, as: UTF8.self), response)
+  }
+
+  @Test func eachURLOfATemplateStubGetsAnAnswerWithItsOwnURL() async throws {
+    let backend = quietBackend()
+    let stub = backend.stub(.get("https://api.example.com/items/{id}"), .text("item"))
+    for id in [1, 2, 1, 1, 2] {
+      let url = URL(string: "https://api.example.com/items/\(id)")!
+      let (body, response) = try await respond(backend, url)
+      #expect(body == "item")
+      #expect(response.url == url)
+      #expect(response.statusCode == 200)
+      #expect(response.value(forHTTPHeaderField: "Content-Length") == "4")
+      let (sessionBody, sessionResponse) = try await backend.send(.get, url.absoluteString)
+      #expect(sessionBody == "item")
+      #expect(sessionResponse.url == url)
+    }
+    #expect(stub.callCount == 10)
+    #expect(backend.requests.map { $0.pathParameters["id"] } == ["1", "1", "2", "2", "1", "1", "1", "1", "2", "2"])
+  }
+
+  @Test(arguments: ["memory", "session"])
+  func headAndGetToTheSameURLEachGetTheirOwnBody(door: String) async throws {
+    let backend = quietBackend()
+    backend.stub(.path("/doc"), .text("hello"))
+    let url = URL(string: "https://a.com/doc")!
+    var bodies: [String] = []
+    for method in [HTTPMethod.get, .head, .get, .get, .head, .head, .get] {
+      let (body, response) =
+        door == "memory" ? try await respond(backend, url, method) : try await backend.send(method, url.absoluteString)
+      #expect(response.value(forHTTPHeaderField: "Content-Length") == "5")
+      bodies.append(body)
+    }
+    #expect(bodies == ["hello", "", "hello", "hello", "", "", "hello"])
+  }
+
+  @Test func aRelativeURLIsAnsweredWithItsAbsoluteForm() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://a.com/v1/items"), .text("items"))
+    let relative = URL(string: "items", relativeTo: URL(string: "https://a.com/v1/")!)!
+    let absolute = URL(string: "https://a.com/v1/items")!
+    for url in [absolute, relative, relative, absolute] {
+      let (body, response) = try await respond(backend, url)
+      #expect(body == "items")
+      // `URLRequest` makes its URL absolute, as URLSession does.
+      #expect(response.url == absolute)
+    }
+  }
+
+  @Test func anAnswerServesOnlyRequestsForAnEqualURL() {
+    let relative = URL(string: "items", relativeTo: URL(string: "https://a.com/v1/")!)!
+    let absolute = URL(string: "https://a.com/v1/items")!
+    func answer(for request: Request) -> Delivery.Answer {
+      Delivery.Answer(url: request.url, key: request.answerKey, status: 200, headers: [:], body: Data())
+    }
+    let absoluteRequest = Request(url: absolute)
+    let relativeRequest = Request(url: relative)
+    #expect(absoluteRequest.answerKey == "https://a.com/v1/items")
+    #expect(relativeRequest.answerKey == nil)
+    #expect(answer(for: absoluteRequest).serves(Request(url: URL(string: "https://a.com/v1/items")!)))
+    #expect(!answer(for: absoluteRequest).serves(Request(method: .head, url: absolute)))
+    #expect(!answer(for: absoluteRequest).serves(Request(url: URL(string: "https://a.com/v1/item")!)))
+    #expect(!answer(for: absoluteRequest).serves(relativeRequest))
+    #expect(!answer(for: relativeRequest).serves(absoluteRequest))
+    #expect(answer(for: relativeRequest).serves(Request(url: relative)))
+  }
+
+  @Test func theJournalShowsTheStubsResponseWithItsFinalHeaders() async throws {
+    let backend = quietBackend()
+    let stub = backend.stub(.get("/breeds"), .json(["breeds": []], headers: ["X-Page": "1"]))
+    let url = URL(string: "https://a.com/breeds")!
+    for _ in 0..<3 { _ = try await respond(backend, url) }
+    let responses = backend.journal.map(\.response)
+    #expect(responses.count == 3)
+    for response in responses {
+      #expect(response?.status == 200)
+      #expect(
+        response?.headers
+          == ["X-Page": "1", "Content-Type": "application/json", "Content-Length": "13"])
+      #expect(try response?.bodyData() == Data(#"{"breeds":[]}"#.utf8))
+    }
+    #expect(backend.journal.allSatisfy { $0.stub === stub })
+    #expect(
+      backend.journal.map(\.description)
+        == Array(repeating: "GET https://a.com/breeds → 200 (\(stub.location))", count: 3))
+  }
+
+  @Test func aRedirectIsFollowedEveryTime() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("/old"), .status(301).header("Location", "/new"))
+    backend.stub(.get("/new"), .text("new"))
+    for _ in 0..<3 {
+      let (body, response) = try await respond(backend, URL(string: "https://a.com/old")!)
+      #expect(body == "new")
+      #expect(response.url == URL(string: "https://a.com/new")!)
+    }
+    #expect(backend.requests.map(\.url.path) == ["/old", "/new", "/old", "/new", "/old", "/new"])
+  }
+
+  @Test func aUsedUpStubHandsOverToTheOneBefore() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("/a"), .text("older"))
+    let newer = backend.stub(.get("/a"), .text("newer"), times: 2)
+    let url = URL(string: "https://a.com/a")!
+    var bodies: [String] = []
+    for _ in 0..<4 { bodies.append(try await respond(backend, url).body) }
+    #expect(bodies == ["newer", "newer", "older", "older"])
+    #expect(newer.isExhausted)
+  }
+
+  @Test func aStatefulStubAnswersOnlyInItsState() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("/me"), .status(401))
+    let me = backend.stub(.get("/me"), .text("me")).requiresState("in").setsState("seen")
+    #expect(me.requiredState == "in")
+    #expect(me.nextState == "seen")
+    let url = URL(string: "https://a.com/me")!
+    #expect(try await respond(backend, url).response.statusCode == 401)
+    backend.scenarioState = "in"
+    #expect(try await respond(backend, url).body == "me")
+    #expect(backend.scenarioState == "seen")
+    #expect(try await respond(backend, url).response.statusCode == 401)
+    backend.scenarioState = "in"
+    #expect(try await respond(backend, url).body == "me")
+    #expect(me.callCount == 2)
+  }
+
+  @Test func aRemovedStubIsNoLongerReused() async throws {
+    let backend = quietBackend()
+    let first = backend.stub(.get("/a"), .text("first"))
+    let second = backend.stub(.get("/a"), .text("second"))
+    let third = backend.stub(.get("/a"), .text("third"))
+    let url = URL(string: "https://a.com/a")!
+    #expect(try await respond(backend, url).body == "third")
+    second.remove()
+    #expect(try await respond(backend, url).body == "third")
+    third.remove()
+    #expect(try await respond(backend, url).body == "first")
+    first.remove()
+    await expectURLError(.resourceUnavailable) { _ = try await respond(backend, url) }
+  }
+}
+
+@Suite struct LiteralMatchingTests {
+  @Test func everyLiteralOfAKindMustPass() {
+    let backend = quietBackend()
+    let both = backend.stub(.get("https://a.com/x") && .method(.post), .ok)
+    let twoPaths = backend.stub(.path("/x") && .path("/y"), .ok)
+    #expect(!both.matcher.matches(request(.get, "https://a.com/x")))
+    #expect(!both.matcher.matches(request(.post, "https://a.com/x")))
+    #expect(both.evaluate(request(.get, "https://a.com/x")) == nil)
+    #expect(both.evaluate(request(.post, "https://a.com/x")) == nil)
+    #expect(twoPaths.evaluate(request("https://a.com/x")) == nil)
+    #expect(twoPaths.evaluate(request("https://a.com/y")) == nil)
+  }
+
+  @Test(arguments: [
+    ("https://a.com/x", "https://a.com/x", true),
+    ("https://a.com/x", "https://a.com:443/x", true),
+    ("https://a.com/x", "https://a.com:8443/x", false),
+    ("https://a.com/x", "http://a.com/x", false),
+    ("http://a.com/x", "http://a.com:80/x", true),
+    ("http://a.com/x", "http://a.com:8080/x", false),
+    ("http://a.com:8080/x", "http://a.com:8080/x", true),
+    ("http://a.com:8080/x", "http://a.com/x", false),
+    ("ws://a.com/x", "ws://a.com/x", true),
+    ("ws://a.com/x", "ws://a.com:81/x", false),
+    ("https://a.com/x", "https://b.com/x", false),
+    ("https://a.com/x", "https://A.COM/x", true),
+  ])
+  func schemeHostAndPortAreCompared(stub url: String, request target: String, matches: Bool) {
+    let backend = quietBackend()
+    let stub = backend.stub(.get(url), .ok)
+    #expect((stub.evaluate(request(target)) != nil) == matches)
+    #expect(stub.matcher.matches(request(target)) == matches)
+  }
+}
