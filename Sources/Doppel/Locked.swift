@@ -18,6 +18,22 @@ package struct Locked<State>: @unchecked Sendable {
   }
 }
 
+/// A mutex alone, for state that lives elsewhere and that only code holding this lock touches (see
+/// `StubHandle`). The counterpart of `Locked` without state: it never forms an `inout` access to an
+/// empty value, which ThreadSanitizer would report as a race.
+package struct PlainLock: @unchecked Sendable {
+  // Why `@unchecked` is safe: the struct holds nothing but a reference to the mutex's storage, and
+  // the mutex is only used through `pthread_mutex_lock` and `pthread_mutex_unlock`.
+  private let storage = LockStorage.make(())
+
+  package init() {}
+
+  @inline(__always)
+  package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try storage.withMutexLocked(body)
+  }
+}
+
 /// The state and its mutex in one allocation (`NSLock` keeps its mutex in a second one), so taking
 /// a lock touches one object instead of three.
 final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
@@ -36,6 +52,16 @@ final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
       pthread_mutex_lock(mutex)
       defer { pthread_mutex_unlock(mutex) }
       return try body(&state.pointee)
+    }
+  }
+
+  /// Runs `body` holding the mutex, without touching the state.
+  @inline(__always)
+  func withMutexLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body()
     }
   }
 

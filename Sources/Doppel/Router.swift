@@ -65,7 +65,7 @@ final class Router: Sendable {
 
   private let state = Locked(State())
   /// The lock every stub of this router keeps its own state under (see `StubHandle`).
-  private let stubLock = Locked(())
+  private let stubLock = PlainLock()
 
   func add(
     _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: CodeLocation

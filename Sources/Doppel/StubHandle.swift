@@ -32,7 +32,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// Guards `state`. One lock shared by the stubs of a backend: the state then lives in this
   /// object, so claiming a stub touches no other (with thousands of stubs, each object a request
   /// touches is a likely cache miss).
-  private let lock: Locked<Void>
+  private let lock: PlainLock
   private nonisolated(unsafe) var state = State()
   /// The most requests this stub answers, or `nil` for no limit. Once used up, requests go on to
   /// earlier stubs as if this one were not there.
@@ -82,7 +82,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
   init(
     matcher: Matcher, responder: Responder, limit: Int?, name: String?, location: CodeLocation,
-    order: Int, lock: Locked<Void>, onRemove: @escaping @Sendable (StubHandle) -> Void
+    order: Int, lock: PlainLock, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
     let conjunction = matcher.conjunction
@@ -111,7 +111,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// Runs `body` on the state, holding the lock.
   @inline(__always)
   private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    try lock.withLock { _ in try body(&state) }
+    try lock.withLock { try body(&state) }
   }
 
   /// How many requests this stub has answered.
