@@ -11,16 +11,17 @@ enum Delivery: Sendable {
 
   /// A class, so the answer travels through resolution, playback and the journal as one reference.
   final class Answer: Sendable {
-    let url: URL
+    // The parts a reused answer is read for come first, so they share a cache line.
     /// The ``Request/answerKey`` of the request this answer was built for.
     let key: String?
-    let status: Int
-    let headers: HTTPHeaders
     let body: Data
     /// The `HTTPURLResponse` for these parts, when one was built already.
     let prebuilt: UncheckedSendable<HTTPURLResponse>?
+    let status: Int
     /// Whether the headers set cookies (a `Set-Cookie` field), worked out once per answer.
     let setsCookies: Bool
+    let headers: HTTPHeaders
+    let url: URL
 
     init(
       url: URL, key: String? = nil, status: Int, headers: HTTPHeaders, body: Data, prebuilt: HTTPURLResponse? = nil

@@ -25,10 +25,6 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// Whether `reusableResponse` is given at once and is final (not a redirect to follow), so an
   /// in-memory caller can take a reused answer as it is.
   let answersAtOnce: Bool
-  /// The matcher's literal comparisons when it `isFlat`, stored inline and compared first.
-  private let literals: LiteralSet
-  /// The matcher's other conditions when it `isFlat`.
-  private let others: ContiguousArray<Condition>
   /// Guards `state`. One lock shared by the stubs of a backend: the state then lives in this
   /// object, so claiming a stub touches no other (with thousands of stubs, each object a request
   /// touches is a likely cache miss).
@@ -37,6 +33,10 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// The most requests this stub answers, or `nil` for no limit. Once used up, requests go on to
   /// earlier stubs as if this one were not there.
   public let limit: Int?
+  /// The matcher's literal comparisons when it `isFlat`, stored inline and compared first.
+  private let literals: LiteralSet
+  /// The matcher's other conditions when it `isFlat`.
+  private let others: ContiguousArray<Condition>
   /// `reusableResponse`'s timing, kept here so reusing an answer does not read the response.
   let reusableTiming: Timing
   /// The response, when the stub always answers the same one and its answers can be reused (see
@@ -56,20 +56,36 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     var removed = false
     /// For a stub with a `reusableResponse`: the last answer it gave to a request other than `HEAD`.
     var lastAnswer: Delivery.Answer?
-    /// The scenario states of a stateful stub; `nil` for the others.
-    var scenario: ScenarioStates?
-    var expected: ClosedRange<Int>?
+    /// What ``requiresState(_:)``, ``setsState(_:)`` and the expectations set; `nil` for a stub
+    /// that has none.
+    var settings: Settings?
   }
 
-  /// The states set by ``requiresState(_:)`` and ``setsState(_:)``, replaced as a whole when one
-  /// changes.
-  private final class ScenarioStates: Sendable {
-    let required: String?
-    let next: String?
+  /// The stub's rarely set options, kept out of line and replaced as a whole when one changes.
+  private final class Settings: Sendable {
+    let requiredState: String?
+    let nextState: String?
+    let expected: ClosedRange<Int>?
 
-    init(required: String?, next: String?) {
-      self.required = required
-      self.next = next
+    init(requiredState: String?, nextState: String?, expected: ClosedRange<Int>?) {
+      self.requiredState = requiredState
+      self.nextState = nextState
+      self.expected = expected
+    }
+
+    /// Whether the stub takes part in the backend's scenario state.
+    var isStateful: Bool { requiredState != nil || nextState != nil }
+  }
+
+  /// Changes one of the settings.
+  private func changeSettings(
+    requiredState: String?? = nil, nextState: String?? = nil, expected: ClosedRange<Int>?? = nil
+  ) {
+    withState { state in
+      let old = state.settings
+      state.settings = Settings(
+        requiredState: requiredState ?? old?.requiredState, nextState: nextState ?? old?.nextState,
+        expected: expected ?? old?.expected)
     }
   }
 
@@ -128,7 +144,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
   /// How many calls ``Backend/verify()`` requires of this stub, if it was given an expectation with
   /// ``expect(times:)`` or ``expect(atLeast:)``.
-  public var expectedCalls: ClosedRange<Int>? { withState { $0.expected } }
+  public var expectedCalls: ClosedRange<Int>? { withState { $0.settings?.expected } }
 
   /// Requires the stub to answer exactly `times` requests by the time the backend is verified (at
   /// the end of a test, with `DoppelTesting`).
@@ -138,14 +154,14 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// ```
   @discardableResult
   public func expect(times: Int) -> StubHandle {
-    withState { $0.expected = max(0, times)...max(0, times) }
+    changeSettings(expected: max(0, times)...max(0, times))
     return self
   }
 
   /// Requires the stub to answer at least `count` requests by the time the backend is verified.
   @discardableResult
   public func expect(atLeast count: Int) -> StubHandle {
-    withState { $0.expected = max(0, count)...Int.max }
+    changeSettings(expected: max(0, count)...Int.max)
     return self
   }
 
@@ -160,7 +176,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// ```
   @discardableResult
   public func requiresState(_ state: String) -> StubHandle {
-    withState { $0.scenario = ScenarioStates(required: state, next: $0.scenario?.next) }
+    changeSettings(requiredState: state)
     return self
   }
 
@@ -169,15 +185,15 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// consistent state.
   @discardableResult
   public func setsState(_ state: String) -> StubHandle {
-    withState { $0.scenario = ScenarioStates(required: $0.scenario?.required, next: state) }
+    changeSettings(nextState: state)
     return self
   }
 
   /// The state this stub requires, if any.
-  public var requiredState: String? { withState { $0.scenario?.required } }
+  public var requiredState: String? { withState { $0.settings?.requiredState } }
 
   /// The state this stub moves the backend to, if any.
-  public var nextState: String? { withState { $0.scenario?.next } }
+  public var nextState: String? { withState { $0.settings?.nextState } }
 
   /// Whether ``remove()`` was called.
   public var isRemoved: Bool { withState { $0.removed } }
@@ -212,7 +228,9 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
       case needsState(required: String?, next: String?)
     }
     let outcome = withState { state -> Outcome in
-      if let scenario = state.scenario { return .needsState(required: scenario.required, next: scenario.next) }
+      if let settings = state.settings, settings.isStateful {
+        return .needsState(required: settings.requiredState, next: settings.nextState)
+      }
       return .claimed(Self.take(&state, limit: limit))
     }
     switch outcome {

@@ -131,9 +131,10 @@ import Testing
   @Test func aStatefulStubAnswersOnlyInItsState() async throws {
     let backend = quietBackend()
     backend.stub(.get("/me"), .status(401))
-    let me = backend.stub(.get("/me"), .text("me")).requiresState("in").setsState("seen")
+    let me = backend.stub(.get("/me"), .text("me")).requiresState("in").expect(times: 2).setsState("seen")
     #expect(me.requiredState == "in")
     #expect(me.nextState == "seen")
+    #expect(me.expectedCalls == 2...2)
     let url = URL(string: "https://a.com/me")!
     #expect(try await respond(backend, url).response.statusCode == 401)
     backend.scenarioState = "in"
@@ -143,6 +144,7 @@ import Testing
     backend.scenarioState = "in"
     #expect(try await respond(backend, url).body == "me")
     #expect(me.callCount == 2)
+    #expect(backend.verify().isEmpty)
   }
 
   @Test func aRemovedStubIsNoLongerReused() async throws {
