@@ -13,55 +13,35 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     case failed(any Error)
   }
 
-  /// The parts, shared by every copy: the journal holds one reference per request.
-  private final class Storage: Sendable {
-    let request: Request
-    let stub: StubHandle?
-    let outcome: Outcome
-    let unmatchedReport: String?
-
-    init(request: Request, stub: StubHandle?, outcome: Outcome, unmatchedReport: String?) {
-      self.request = request
-      self.stub = stub
-      self.outcome = outcome
-      self.unmatchedReport = unmatchedReport
-    }
-  }
-
-  private var storage: Storage
-
   init(request: Request, stub: StubHandle? = nil, outcome: Outcome = .pending, unmatchedReport: String? = nil) {
-    storage = Storage(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport)
+    self.request = request
+    self.stub = stub
+    self.outcome = outcome
+    self.unmatchedReport = unmatchedReport
   }
+
+  // Stored inline: the journal's array holds the entries themselves, so journaling a request
+  // allocates nothing but its place in the array.
 
   /// The request, with its full body and, when a template matched, its path parameters.
-  public internal(set) var request: Request {
-    get { storage.request }
-    set { storage = Storage(request: newValue, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport) }
-  }
+  public internal(set) var request: Request
 
   /// The stub that answered, or `nil` when none matched.
-  public internal(set) var stub: StubHandle? {
-    get { storage.stub }
-    set { storage = Storage(request: request, stub: newValue, outcome: outcome, unmatchedReport: unmatchedReport) }
-  }
+  public internal(set) var stub: StubHandle?
 
   /// What happened to the request.
-  var outcome: Outcome {
-    get { storage.outcome }
-    set { storage = Storage(request: request, stub: stub, outcome: newValue, unmatchedReport: unmatchedReport) }
-  }
+  var outcome: Outcome
 
   /// The response given, or `nil` while the answer is still being computed, or when the
   /// request failed.
   public var response: Response? {
     var journaled: Response
-    switch storage.outcome {
+    switch outcome {
     case .answered(let response, let headers):
       journaled = response
       journaled.headers = headers
     case .reused(let answer):
-      guard let response = storage.stub?.reusableResponse else { return nil }
+      guard let response = stub?.reusableResponse else { return nil }
       journaled = response
       journaled.headers = answer.headers
     case .pending, .failed:
@@ -72,16 +52,13 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
   /// The error the request failed with, if it failed.
   public var error: (any Error)? {
-    guard case .failed(let error) = storage.outcome else { return nil }
+    guard case .failed(let error) = outcome else { return nil }
     return error
   }
 
   /// For a request no stub matched: the near-miss report (the request, the closest stubs field by
   /// field, and the fix).
-  public internal(set) var unmatchedReport: String? {
-    get { storage.unmatchedReport }
-    set { storage = Storage(request: request, stub: stub, outcome: outcome, unmatchedReport: newValue) }
-  }
+  public internal(set) var unmatchedReport: String?
 
   /// Whether a stub answered.
   public var isMatched: Bool { stub != nil }
