@@ -212,10 +212,14 @@ extension Backend {
     }
   }
 
+  /// The session unmatched requests go through under ``UnmatchedPolicy/passthrough``. It does not
+  /// follow redirects: a redirect comes back as it is and the backend follows it as it follows a
+  /// stub's (or leaves it to the client, through the stub server), so each hop is journaled, and
+  /// recorded, on its own.
   private var passthroughSession: URLSession {
     state.withLock { state in
       if let session = state.passthroughSession { return session }
-      let session = URLSession(configuration: .ephemeral)
+      let session = URLSession(configuration: .ephemeral, delegate: RefusingRedirects(), delegateQueue: nil)
       state.passthroughSession = session
       return session
     }
@@ -272,4 +276,14 @@ extension Backend {
 struct JournalSlot: Sendable {
   let index: Int
   let generation: Int
+}
+
+/// A session delegate that refuses every redirect, so the task completes with the redirect itself.
+private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
+  }
 }

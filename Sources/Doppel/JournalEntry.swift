@@ -97,6 +97,9 @@ public struct UnmatchedPolicy: Sendable {
 
   /// Sends the request to the real network through a plain `URLSession` and journals what came
   /// back. Needed for recording; never the default.
+  ///
+  /// A redirect comes back as it is and is followed like a stub's (see ``Backend/followsRedirects``),
+  /// so each hop is journaled on its own.
   public static let passthrough = UnmatchedPolicy(kind: .passthrough)
 
   /// Answers every unmatched request with `response` (the request is still journaled as unmatched).

@@ -58,6 +58,33 @@ import Testing
     #expect(await server.waitForExit() == 0)
   }
 
+  @Test func aRedirectReachesTheClientAndEachHopIsRecorded() async throws {
+    let upstream = Backend(issueReporter: .ignore)
+    upstream.stub(.get("/old"), .text("moved", status: 301).header("Location", "/new"))
+    upstream.stub(.get("/new"), .text("the new place"))
+    let directory = try temporaryDirectory()
+    let cassette = directory.appendingPathComponent("moved.har")
+
+    try await withStubServer(upstream) { real in
+      let recorder = try DoppelProcess([
+        "record", "--upstream", real.baseURL.absoluteString, "--out", cassette.path, "--port", "0",
+      ])
+      let proxy = try await recorder.serverURL()
+      // URLSession follows the redirect the proxy passes on, back through the proxy.
+      let (status, body) = try await fetch(proxy.appendingPathComponent("old"))
+      #expect(status == 200)
+      #expect(body == "the new place")
+      _ = try await recorder.line(containing: "GET /new")
+      recorder.interrupt()
+      #expect(await recorder.waitForExit() == 0)
+      #expect(recorder.outputLines.last == "Saved 2 exchanges to \(cassette.path).")
+    }
+    #expect(upstream.requests.map(\.path) == ["/old", "/new"])
+    let saved = try Cassette.load(from: cassette)
+    #expect(saved.entries.map(\.response.status) == [301, 200])
+    #expect(saved.entries.map { URL(string: $0.request.url)?.path } == ["/old", "/new"])
+  }
+
   @Test func lintFindsAPlantedSecretWithItsPosition() async throws {
     let directory = try temporaryDirectory()
     let cassette = directory.appendingPathComponent("leaky.har")

@@ -78,6 +78,51 @@ import Testing
     #expect(try Cassette.load(from: url) == saved)
   }
 
+  @Test(arguments: ["session", "memory"])
+  func eachHopOfARedirectIsRecordedAndReplayed(door: String) async throws {
+    let server = try TestHTTPServer.start { request in
+      switch request.target {
+      case "/old": .text("moved", status: 301, headers: [("Location", "/new")])
+      case "/new": .text("the new place")
+      default: .text("nothing here", status: 404)
+      }
+    }
+    defer { server.stop() }
+    let url = Self.folder().appendingPathComponent("redirect.har")
+    let base = server.baseURL.absoluteString
+    func get(_ backend: Backend, _ target: String) async throws -> (body: String, url: URL?) {
+      if door == "session" {
+        let (body, response) = try await backend.send(.get, target)
+        return (body, response.url)
+      }
+      let (data, response) = try await backend.respond(to: URLRequest(url: URL(string: target)!))
+      return (String(decoding: data, as: UTF8.self), response.url)
+    }
+
+    let recorder = quietBackend()
+    let inserted = try recorder.insertCassette(at: url, record: .once, environment: Self.noEnvironment)
+    let recorded = try await get(recorder, "\(base)/old")
+    #expect(recorded.body == "the new place")
+    #expect(recorded.url == URL(string: "\(base)/new"))
+    #expect(recorder.requests.map(\.url.path) == ["/old", "/new"])
+    #expect(recorder.journal.map { $0.response?.status } == [301, 200])
+    try inserted.eject()
+    #expect(server.requests.map(\.target) == ["/old", "/new"])
+
+    let saved = try Cassette.load(from: url)
+    #expect(saved.entries.map(\.request.url) == ["\(base)/old", "\(base)/new"])
+    #expect(saved.entries.map(\.response.status) == [301, 200])
+    #expect(saved.entries[0].response.headers.first { $0.name == "Location" }?.value == "/new")
+
+    server.stop()
+    let player = quietBackend()
+    let replaying = try player.insertCassette(at: url, record: .none, environment: Self.noEnvironment)
+    let replayed = try await get(player, "\(base)/old")
+    #expect(replayed.body == "the new place")
+    #expect(replayed.url == URL(string: "\(base)/new"))
+    try replaying.eject()
+  }
+
   @Test func aMissInModeNonePrintsTheCommandThatRecordsIt() async throws {
     let url = Self.folder().appendingPathComponent("known.har")
     try Cassette(entries: [
