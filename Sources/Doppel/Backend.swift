@@ -104,6 +104,10 @@ public final class Backend: Sendable {
   ///   - times: how many requests the stub answers at most; after that it steps aside and requests
   ///     go on to earlier stubs. `nil` (the default) is no limit.
   ///   - name: a name shown in diagnostics.
+  ///   - fileID: the file that declared the stub, for diagnostics; leave the default.
+  ///   - filePath: the full path of that file, for the test failure's location; leave the default.
+  ///   - line: the line of the declaration; leave the default.
+  ///   - column: the column of the declaration; leave the default.
   /// - Returns: a handle to check the call count or remove the stub.
   @discardableResult
   public func stub(

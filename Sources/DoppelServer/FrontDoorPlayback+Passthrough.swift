@@ -1,7 +1,7 @@
 import Doppel
 
 extension FrontDoorPlayback {
-  /// Whether the backend sent the request on to the network (``UnmatchedPolicy/passthrough``):
+  /// Whether the backend sent the request on to the network (`UnmatchedPolicy.passthrough`):
   /// no stub answered and none was missed.
   var isPassthrough: Bool { stub == nil && unmatchedReport == nil }
 

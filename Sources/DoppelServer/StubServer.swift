@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A real HTTP/1.1 server on loopback that answers with a ``Backend``: the same stubs, journal,
+/// A real HTTP/1.1 server on loopback that answers with a `Backend`: the same stubs, journal,
 /// verification and diagnostics as in process, for clients that are not URLSession (AsyncHTTPClient,
 /// a web view, another process) or for running a backend that does not exist yet.
 ///
@@ -63,7 +63,7 @@ public final class StubServer: Sendable {
   ///     needs ``Configuration/allowsNonLoopback``.
   ///   - port: the port; 0 (the default) lets the system choose a free one (see ``port``).
   ///   - configuration: limits, the origin requests are matched as, logging.
-  /// - Throws: ``DoppelError`` when the address is not loopback and that was not allowed, cannot
+  /// - Throws: `DoppelError` when the address is not loopback and that was not allowed, cannot
   ///   be resolved, or cannot be bound (a port in use, say).
   public static func start(
     serving backend: Backend, host: String = "127.0.0.1", port: Int = 0,

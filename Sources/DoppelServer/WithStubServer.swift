@@ -18,10 +18,11 @@ import Doppel
 ///     needs ``StubServer/Configuration/allowsNonLoopback``.
 ///   - port: the port; 0 (the default) lets the system choose a free one.
 ///   - configuration: limits, the origin requests are matched as, logging.
+///   - isolation: the actor `body` runs on: the caller's, by default.
 ///   - body: the work to do with the running server; ``StubServer/baseURL`` is where to send
 ///     requests.
 /// - Returns: what `body` returns.
-/// - Throws: ``DoppelError`` when the server cannot start, or what `body` throws.
+/// - Throws: `DoppelError` when the server cannot start, or what `body` throws.
 @discardableResult
 public func withStubServer<Result>(
   _ backend: Backend, host: String = "127.0.0.1", port: Int = 0,

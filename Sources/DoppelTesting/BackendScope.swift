@@ -2,7 +2,7 @@ import Doppel
 import Foundation
 
 /// One backend's life inside a test: it collects what the backend reports while the test runs and,
-/// when the test ends, turns that and ``Backend/verify()`` into the test's failures.
+/// when the test ends, turns that and `Backend.verify()` into the test's failures.
 ///
 /// Issues are collected rather than recorded as they happen because they happen on any thread
 /// (`URLProtocol` callbacks, stub closures), where the test's task-local context is missing and a
@@ -10,9 +10,9 @@ import Foundation
 /// the test's own task, in the order they happened, followed by the unmet stub expectations.
 ///
 /// An unmatched request is reported once: the backend reports it live (with the default
-/// ``UnmatchedPolicy/fail``), and the copy ``Backend/verify()`` returns for it is skipped. So an
-/// unmatched request answered by ``UnmatchedPolicy/respond(_:)`` or sent on by
-/// ``UnmatchedPolicy/passthrough`` is not a failure: the test chose to let it through.
+/// `UnmatchedPolicy.fail`), and the copy `Backend.verify()` returns for it is skipped. So an
+/// unmatched request answered by `UnmatchedPolicy.respond(_:)` or sent on by
+/// `UnmatchedPolicy.passthrough` is not a failure: the test chose to let it through.
 final class BackendScope: Sendable {
   let backend: Backend
   /// Where issues without a location of their own point: the test, or the `withBackend` call.

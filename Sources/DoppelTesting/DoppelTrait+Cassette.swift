@@ -65,7 +65,7 @@
   }
 
   extension Trait where Self == DoppelTrait {
-    /// Gives each test its own ``Backend`` that replays a recorded cassette, and records the
+    /// Gives each test its own `Backend` that replays a recorded cassette, and records the
     /// requests the cassette does not hold when `record` (or `DOPPEL_RECORD`) says so.
     ///
     /// ```swift
@@ -88,7 +88,7 @@
     ///
     /// - Parameters:
     ///   - cassette: the cassette's name (or absolute path); `nil` names it after the test.
-    ///   - record: when to record (see ``RecordMode``); `DOPPEL_RECORD`, when set, wins.
+    ///   - record: when to record (see `RecordMode`); `DOPPEL_RECORD`, when set, wins.
     ///   - matching: what a request must share with a recorded one.
     ///   - redaction: the secrets replaced before the cassette is saved.
     ///   - configure: declares more stubs; it may also set the backend's other properties.

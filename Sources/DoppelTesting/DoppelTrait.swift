@@ -2,8 +2,8 @@
   import Doppel
   import Testing
 
-  /// A test or suite trait that gives each test its own ``Backend``, reachable as
-  /// ``Backend/current``, and fails the test for what went wrong with it.
+  /// A test or suite trait that gives each test its own `Backend`, reachable as
+  /// ``Doppel/Backend/current``, and fails the test for what went wrong with it.
   ///
   /// Create it with ``Testing/Trait/doppel`` or
   /// ``Testing/Trait/doppel(requireAllStubsUsed:unmatched:_:)``:
@@ -90,7 +90,7 @@
   }
 
   extension Trait where Self == DoppelTrait {
-    /// Gives each test its own empty ``Backend``, as ``Backend/current``, verified when
+    /// Gives each test its own empty `Backend`, as ``Doppel/Backend/current``, verified when
     /// the test ends.
     ///
     /// ```swift
@@ -101,7 +101,7 @@
     /// ```
     public static var doppel: Self { doppel() }
 
-    /// Gives each test its own ``Backend``, as ``Backend/current``, configured by
+    /// Gives each test its own `Backend`, as ``Doppel/Backend/current``, configured by
     /// `configure` and verified when the test ends.
     ///
     /// ```swift
@@ -116,10 +116,10 @@
     ///
     /// - Parameters:
     ///   - requireAllStubsUsed: whether every stub must answer at least once by the end of the test
-    ///     (see ``Backend/requiresAllStubsUsed``). `nil` keeps an enclosing trait's choice, or
+    ///     (see `Backend.requiresAllStubsUsed`). `nil` keeps an enclosing trait's choice, or
     ///     `false`.
     ///   - unmatched: what happens to requests no stub matches. `nil` keeps an enclosing trait's
-    ///     choice, or ``UnmatchedPolicy/fail``.
+    ///     choice, or `UnmatchedPolicy.fail`.
     ///   - configure: declares the stubs; it may also set the backend's other properties. An
     ///     error it throws fails the test.
     public static func doppel(

@@ -3,7 +3,7 @@ import Doppel
 /// Runs `body` with a new backend, then reports what went wrong as test failures.
 ///
 /// Use it where the `.doppel` trait does not reach: an XCTest test, a helper, or a part of a test
-/// that needs a backend of its own. Inside `body`, ``Backend/current`` is the new backend.
+/// that needs a backend of its own. Inside `body`, ``Doppel/Backend/current`` is the new backend.
 ///
 /// ```swift
 /// @Test func showsEmptyState() throws {
@@ -15,7 +15,7 @@ import Doppel
 /// ```
 ///
 /// When `body` returns or throws, each request no stub matched and each stub whose expectation
-/// (``StubHandle/expect(times:)``, ``StubHandle/expect(atLeast:)``, or
+/// (`StubHandle.expect(times:)`, `StubHandle.expect(atLeast:)`, or
 /// `requireAllStubsUsed`) was not met is recorded as a failure of the running test, in Swift Testing
 /// or XCTest. A stub's failure points at the line that declared it; an unmatched request's at the
 /// call to `withBackend`.

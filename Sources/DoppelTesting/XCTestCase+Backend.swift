@@ -19,7 +19,7 @@
     ///
     /// At tear-down, each request no stub matched fails the test at the line that called
     /// `makeBackend`, and each stub whose expectation was not met fails it at the line that
-    /// declared the stub. ``Backend/current`` is not set: pass the backend (or its
+    /// declared the stub. ``Doppel/Backend/current`` is not set: pass the backend (or its
     /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:_:fileID:filePath:line:column:)``.
     ///
     /// - Parameters:
@@ -43,7 +43,7 @@
     /// Runs `body` with a new backend, then fails this test for each request no stub matched and
     /// each stub expectation not met, at the exact lines: the XCTest form of the global
     /// `withBackend`, which it shadows inside test methods. Inside `body`,
-    /// ``Backend/current`` is the new backend.
+    /// ``Doppel/Backend/current`` is the new backend.
     ///
     /// ```swift
     /// func testShowsEmptyState() throws {

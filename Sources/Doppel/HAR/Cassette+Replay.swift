@@ -39,6 +39,10 @@ extension Backend {
   ///   - cassette: the recorded traffic.
   ///   - matching: what a request must share with a recorded one.
   ///   - name: what diagnostics call the cassette; the stubs are named `name entries[3]`.
+  ///   - fileID: the file that replays the cassette, for diagnostics; leave the default.
+  ///   - filePath: the full path of that file, for the test failure's location; leave the default.
+  ///   - line: the line of the call; leave the default.
+  ///   - column: the column of the call; leave the default.
   /// - Returns: the stubs, one per group of alike entries, in the order of their first entry.
   /// - Throws: ``DoppelError`` naming each entry that cannot be replayed (a relative URL, an
   ///   unknown body encoding).

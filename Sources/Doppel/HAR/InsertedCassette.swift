@@ -32,6 +32,10 @@ extension Backend {
   ///   - testFilter: the name `swift test --filter` takes to run the test using the cassette,
   ///     for the command that messages print.
   ///   - environment: where `DOPPEL_RECORD` is read.
+  ///   - fileID: the file that inserts the cassette, for diagnostics; leave the default.
+  ///   - filePath: the full path of that file, for the test failure's location; leave the default.
+  ///   - line: the line of the call; leave the default.
+  ///   - column: the column of the call; leave the default.
   /// - Throws: ``DoppelError`` when `DOPPEL_RECORD` is not a mode, when the cassette does not exist
   ///   in mode `none` (the message prints the command that records it), or when it cannot be read.
   public func insertCassette(
