@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Traits keep what a user does not ask for out of their build and out of their dependency
+// resolution: a package that depends on Doppel with its default traits (none) resolves no other
+// package. The stub server and the doppel tool need SwiftNIO and ArgumentParser, so they are
+// behind the `Server` trait: `.package(url: "…/Doppel.git", from: "0.1.0", traits: ["Server"])`.
+// In this repository: `swift build --traits Server`, `swift test --traits Server`.
+let server: TargetDependencyCondition? = .when(traits: ["Server"])
+
 let package = Package(
   name: "Doppel",
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -11,13 +18,17 @@ let package = Package(
     .library(name: "DoppelServer", targets: ["DoppelServer"]),
     .executable(name: "doppel", targets: ["doppel"]),
   ],
+  traits: [
+    .trait(
+      name: "Server",
+      description: "The loopback stub server (DoppelServer) and the doppel tool; adds SwiftNIO and ArgumentParser."
+    ),
+    .default(enabledTraits: []),
+  ],
   dependencies: [
-    // Used only by DoppelServer, the doppel tool and their tests: a target that depends on
-    // Doppel alone never builds them.
+    // Resolved only when the Server trait is on.
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    // Test-only: a second, non-URLSession HTTP client for the server's interop tests.
-    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
@@ -50,30 +61,25 @@ let package = Package(
       path: "Examples/CatFancy/Tests/CatFancyTests"
     ),
 
-    // The loopback HTTP front door (SwiftNIO), in its own product so Doppel alone never builds NIO.
+    // The loopback HTTP front door (SwiftNIO). Without the Server trait it compiles to a module
+    // that only says how to turn the trait on.
     .target(
       name: "DoppelServer",
       dependencies: [
         "Doppel",
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio", condition: server),
+        .product(name: "NIOPosix", package: "swift-nio", condition: server),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
       ]
     ),
-    .testTarget(
-      name: "DoppelServerTests",
-      dependencies: [
-        "DoppelServer",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-      ]
-    ),
+    .testTarget(name: "DoppelServerTests", dependencies: ["DoppelServer"]),
 
     // The doppel tool: serve, record, lint.
     .executableTarget(
       name: "doppel",
       dependencies: [
         "DoppelServer",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
       ]
     ),
     .testTarget(name: "DoppelCLITests", dependencies: ["doppel", "DoppelServer"]),

@@ -1,164 +1,166 @@
-import Doppel
-import Foundation
-import NIOCore
-import NIOHTTP1
+#if Server
+  import Doppel
+  import Foundation
+  import NIOCore
+  import NIOHTTP1
 
-/// What every connection of one server shares: the backend, the configuration, the origins
-/// derived from the stubs, and the open connections.
-final class ServerCore: Sendable {
-  let configuration: StubServer.Configuration
-  private let backendBox: Locked<Backend>
-  private let authorityBox = Locked("localhost")
-  private let originCache = Locked<OriginCache?>(nil)
-  let connections = ConnectionRegistry()
+  /// What every connection of one server shares: the backend, the configuration, the origins
+  /// derived from the stubs, and the open connections.
+  final class ServerCore: Sendable {
+    let configuration: StubServer.Configuration
+    private let backendBox: Locked<Backend>
+    private let authorityBox = Locked("localhost")
+    private let originCache = Locked<OriginCache?>(nil)
+    let connections = ConnectionRegistry()
 
-  init(backend: Backend, configuration: StubServer.Configuration) {
-    self.configuration = configuration
-    backendBox = Locked(backend)
-  }
-
-  /// `host:port` the server listens on, for requests that name no host.
-  var localAuthority: String {
-    get { authorityBox.withLock { $0 } }
-    set { authorityBox.withLock { $0 = newValue } }
-  }
-
-  var backend: Backend {
-    get { backendBox.withLock { $0 } }
-    set { backendBox.withLock { $0 = newValue } }
-  }
-
-  // MARK: Requests
-
-  /// The request a backend sees for what arrived, or `nil` when its target cannot form a URL.
-  func request(for head: HTTPRequestHead, body: ByteBuffer?, backend: Backend) -> Request? {
-    guard let url = url(for: head, backend: backend) else { return nil }
-    var headers = Doppel.HTTPHeaders()
-    for (name, value) in head.headers { headers.add(name, value) }
-    if headers.contains("Host"), let host = url.host {
-      // The request is matched (and journaled, recorded, passed through) as sent to its origin.
-      headers.replace("Host", with: (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? ""))
+    init(backend: Backend, configuration: StubServer.Configuration) {
+      self.configuration = configuration
+      backendBox = Locked(backend)
     }
-    let data = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
-    return Request(method: Doppel.HTTPMethod(head.method.rawValue), url: url, headers: headers, body: data)
-  }
 
-  private func url(for head: HTTPRequestHead, backend: Backend) -> URL? {
-    let target = head.uri
-    if target.hasPrefix("/") {
-      return URL(string: base(for: head, backend: backend) + target)
+    /// `host:port` the server listens on, for requests that name no host.
+    var localAuthority: String {
+      get { authorityBox.withLock { $0 } }
+      set { authorityBox.withLock { $0 = newValue } }
     }
-    // Absolute form, as sent to a proxy: matched as its own URL.
-    let lowered = target.prefix(8).lowercased()
-    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: target),
-      url.host != nil
-    else { return nil }
-    return url
-  }
 
-  /// `scheme://authority` the request is matched as.
-  private func base(for head: HTTPRequestHead, backend: Backend) -> String {
-    let sentHost = head.headers.first(name: "host").flatMap(Self.validAuthority)
-    switch configuration.origin.kind {
-    case .fixed(let scheme, let authority):
-      return scheme + "://" + authority
-    case .asSent:
-      return "http://" + (sentHost ?? localAuthority)
-    case .automatic:
-      let origins = origins(of: backend)
-      if let sentHost, let origin = origins.byHost[Self.hostPart(of: sentHost)] { return origin }
-      if origins.all.count == 1 { return origins.all[0] }
-      return "http://" + (sentHost ?? localAuthority)
+    var backend: Backend {
+      get { backendBox.withLock { $0 } }
+      set { backendBox.withLock { $0 = newValue } }
+    }
+
+    // MARK: Requests
+
+    /// The request a backend sees for what arrived, or `nil` when its target cannot form a URL.
+    func request(for head: HTTPRequestHead, body: ByteBuffer?, backend: Backend) -> Request? {
+      guard let url = url(for: head, backend: backend) else { return nil }
+      var headers = Doppel.HTTPHeaders()
+      for (name, value) in head.headers { headers.add(name, value) }
+      if headers.contains("Host"), let host = url.host {
+        // The request is matched (and journaled, recorded, passed through) as sent to its origin.
+        headers.replace("Host", with: (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? ""))
+      }
+      let data = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
+      return Request(method: Doppel.HTTPMethod(head.method.rawValue), url: url, headers: headers, body: data)
+    }
+
+    private func url(for head: HTTPRequestHead, backend: Backend) -> URL? {
+      let target = head.uri
+      if target.hasPrefix("/") {
+        return URL(string: base(for: head, backend: backend) + target)
+      }
+      // Absolute form, as sent to a proxy: matched as its own URL.
+      let lowered = target.prefix(8).lowercased()
+      guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: target),
+        url.host != nil
+      else { return nil }
+      return url
+    }
+
+    /// `scheme://authority` the request is matched as.
+    private func base(for head: HTTPRequestHead, backend: Backend) -> String {
+      let sentHost = head.headers.first(name: "host").flatMap(Self.validAuthority)
+      switch configuration.origin.kind {
+      case .fixed(let scheme, let authority):
+        return scheme + "://" + authority
+      case .asSent:
+        return "http://" + (sentHost ?? localAuthority)
+      case .automatic:
+        let origins = origins(of: backend)
+        if let sentHost, let origin = origins.byHost[Self.hostPart(of: sentHost)] { return origin }
+        if origins.all.count == 1 { return origins.all[0] }
+        return "http://" + (sentHost ?? localAuthority)
+      }
+    }
+
+    private struct OriginCache {
+      let backend: ObjectIdentifier
+      let revision: Int
+      let all: [String]
+      let byHost: [String: String]
+    }
+
+    private func origins(of backend: Backend) -> OriginCache {
+      let id = ObjectIdentifier(backend)
+      let revision = backend.stubRevision
+      if let cached = originCache.withLock({ $0 }), cached.backend == id, cached.revision == revision { return cached }
+      let urls = backend.stubOrigins()
+      var byHost: [String: String] = [:]
+      var all: [String] = []
+      for url in urls {
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        all.append(text)
+        if let host = url.host?.lowercased(), byHost[host] == nil { byHost[host] = text }
+      }
+      let cache = OriginCache(backend: id, revision: revision, all: all, byHost: byHost)
+      originCache.withLock { $0 = cache }
+      return cache
+    }
+
+    /// The `Host` header when it is a plain `host[:port]`; anything else is ignored.
+    private static func validAuthority(_ value: String) -> String? {
+      guard !value.isEmpty, value.utf8.count <= 255,
+        value.utf8.allSatisfy({ byte in
+          switch byte {
+          case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+            return true
+          default:
+            return false
+          }
+        })
+      else { return nil }
+      return value
+    }
+
+    /// `api.example.com` of `api.example.com:8080`, `::1` of `[::1]:8080`, lower-cased.
+    private static func hostPart(of authority: String) -> String {
+      if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+        return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
+      }
+      if let colon = authority.lastIndex(of: ":") { return String(authority[..<colon]).lowercased() }
+      return authority.lowercased()
     }
   }
 
-  private struct OriginCache {
-    let backend: ObjectIdentifier
-    let revision: Int
-    let all: [String]
-    let byHost: [String: String]
-  }
-
-  private func origins(of backend: Backend) -> OriginCache {
-    let id = ObjectIdentifier(backend)
-    let revision = backend.stubRevision
-    if let cached = originCache.withLock({ $0 }), cached.backend == id, cached.revision == revision { return cached }
-    let urls = backend.stubOrigins()
-    var byHost: [String: String] = [:]
-    var all: [String] = []
-    for url in urls {
-      var text = url.absoluteString
-      while text.hasSuffix("/") { text.removeLast() }
-      all.append(text)
-      if let host = url.host?.lowercased(), byHost[host] == nil { byHost[host] = text }
+  /// The server's open connections, so that shutdown can quiesce and, after the grace period,
+  /// close them.
+  final class ConnectionRegistry: Sendable {
+    private struct State {
+      var channels: [ObjectIdentifier: any Channel] = [:]
+      var closing = false
     }
-    let cache = OriginCache(backend: id, revision: revision, all: all, byHost: byHost)
-    originCache.withLock { $0 = cache }
-    return cache
-  }
 
-  /// The `Host` header when it is a plain `host[:port]`; anything else is ignored.
-  private static func validAuthority(_ value: String) -> String? {
-    guard !value.isEmpty, value.utf8.count <= 255,
-      value.utf8.allSatisfy({ byte in
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
-          UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
-          return true
-        default:
-          return false
-        }
-      })
-    else { return nil }
-    return value
-  }
+    private let state = Locked(State())
 
-  /// `api.example.com` of `api.example.com:8080`, `::1` of `[::1]:8080`, lower-cased.
-  private static func hostPart(of authority: String) -> String {
-    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-      return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
-    }
-    if let colon = authority.lastIndex(of: ":") { return String(authority[..<colon]).lowercased() }
-    return authority.lowercased()
-  }
-}
-
-/// The server's open connections, so that shutdown can quiesce and, after the grace period,
-/// close them.
-final class ConnectionRegistry: Sendable {
-  private struct State {
-    var channels: [ObjectIdentifier: any Channel] = [:]
-    var closing = false
-  }
-
-  private let state = Locked(State())
-
-  /// Adds a new connection; `false` when the server is shutting down (close it then).
-  func add(_ channel: any Channel) -> Bool {
-    let added = state.withLock { state -> Bool in
-      guard !state.closing else { return false }
-      state.channels[ObjectIdentifier(channel)] = channel
+    /// Adds a new connection; `false` when the server is shutting down (close it then).
+    func add(_ channel: any Channel) -> Bool {
+      let added = state.withLock { state -> Bool in
+        guard !state.closing else { return false }
+        state.channels[ObjectIdentifier(channel)] = channel
+        return true
+      }
+      guard added else { return false }
+      channel.closeFuture.whenComplete { [self] _ in
+        _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+      }
       return true
     }
-    guard added else { return false }
-    channel.closeFuture.whenComplete { [self] _ in
-      _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+
+    /// Stops accepting connections and returns the open ones.
+    func close() -> [any Channel] {
+      state.withLock { state in
+        state.closing = true
+        return Array(state.channels.values)
+      }
     }
-    return true
+
+    var count: Int { state.withLock { $0.channels.count } }
   }
 
-  /// Stops accepting connections and returns the open ones.
-  func close() -> [any Channel] {
-    state.withLock { state in
-      state.closing = true
-      return Array(state.channels.values)
-    }
-  }
-
-  var count: Int { state.withLock { $0.channels.count } }
-}
-
-/// Sent through each connection's pipeline when the server shuts down, after NIO's
-/// `ChannelShouldQuiesceEvent`: a connection waiting for a response that never comes closes.
-struct ServerShutdownEvent: Sendable {}
+  /// Sent through each connection's pipeline when the server shuts down, after NIO's
+  /// `ChannelShouldQuiesceEvent`: a connection waiting for a response that never comes closes.
+  struct ServerShutdownEvent: Sendable {}
+#endif

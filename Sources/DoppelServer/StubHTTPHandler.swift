@@ -1,267 +1,269 @@
-import Doppel
-import Foundation
-import NIOCore
-import NIOHTTP1
+#if Server
+  import Doppel
+  import Foundation
+  import NIOCore
+  import NIOHTTP1
 
-/// One connection's front door: reads a request (within the size limits), asks the backend for a
-/// plan, and plays it back (see `StubHTTPHandler+Playback.swift`).
-///
-/// NIO's `HTTPServerPipelineHandler` sits in front, so requests pipelined on the connection reach
-/// this handler one at a time, each after the previous response ended.
-final class StubHTTPHandler: ChannelInboundHandler {
-  typealias InboundIn = HTTPServerRequestPart
-  typealias OutboundOut = HTTPServerResponsePart
+  /// One connection's front door: reads a request (within the size limits), asks the backend for a
+  /// plan, and plays it back (see `StubHTTPHandler+Playback.swift`).
+  ///
+  /// NIO's `HTTPServerPipelineHandler` sits in front, so requests pipelined on the connection reach
+  /// this handler one at a time, each after the previous response ended.
+  final class StubHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
 
-  enum State {
-    /// Waiting for a request head.
-    case idle
-    /// Reading a request's body.
-    case receiving(HTTPRequestHead, ByteBuffer?)
-    /// Planning or playing a response.
-    case answering
-    /// A response that never comes: the connection stays open and silent until the client or
-    /// shutdown closes it.
-    case silent
-    /// Done with the connection: everything that arrives is dropped until it closes.
-    case closing
-  }
+    enum State {
+      /// Waiting for a request head.
+      case idle
+      /// Reading a request's body.
+      case receiving(HTTPRequestHead, ByteBuffer?)
+      /// Planning or playing a response.
+      case answering
+      /// A response that never comes: the connection stays open and silent until the client or
+      /// shutdown closes it.
+      case silent
+      /// Done with the connection: everything that arrives is dropped until it closes.
+      case closing
+    }
 
-  let core: ServerCore
-  var state = State.idle
-  var isActive = true
+    let core: ServerCore
+    var state = State.idle
+    var isActive = true
 
-  // The response being played.
-  var version = HTTPVersion.http1_1
-  var keepAlive = true
-  var backend: Backend?
-  var beats: [FrontDoorPlayback.Beat] = []
-  var nextBeat = 0
-  var waitedForNextBeat = false
-  var headSent = false
-  /// Which answer a scheduled resumption belongs to; a stale one is ignored.
-  var generation = 0
-  var pending: PendingWork?
+    // The response being played.
+    var version = HTTPVersion.http1_1
+    var keepAlive = true
+    var backend: Backend?
+    var beats: [FrontDoorPlayback.Beat] = []
+    var nextBeat = 0
+    var waitedForNextBeat = false
+    var headSent = false
+    /// Which answer a scheduled resumption belongs to; a stale one is ignored.
+    var generation = 0
+    var pending: PendingWork?
 
-  /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
-  /// that the client sees the error response rather than a reset.
-  static let lingerTime = TimeAmount.seconds(2)
+    /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
+    /// that the client sees the error response rather than a reset.
+    static let lingerTime = TimeAmount.seconds(2)
 
-  init(core: ServerCore) { self.core = core }
+    init(core: ServerCore) { self.core = core }
 
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    switch unwrapInboundIn(data) {
-    case .head(let head):
-      guard case .idle = state else { return }
-      version = head.version
-      let limit = core.configuration.maximumBodySize
-      if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      switch unwrapInboundIn(data) {
+      case .head(let head):
+        guard case .idle = state else { return }
+        version = head.version
+        let limit = core.configuration.maximumBodySize
+        if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+          reject(
+            413, "The request body is \(length) bytes; this server accepts at most \(limit) bytes.", context: context)
+          return
+        }
+        if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+          context.writeAndFlush(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
+        state = .receiving(head, nil)
+      case .body(var part):
+        guard case .receiving(let head, var body) = state else { return }
+        let limit = core.configuration.maximumBodySize
+        guard (body?.readableBytes ?? 0) + part.readableBytes <= limit else {
+          reject(413, "The request body is larger than \(limit) bytes, the most this server accepts.", context: context)
+          return
+        }
+        state = .answering  // let go of the buffer so that appending does not copy it
+        if body == nil {
+          body = part
+        } else {
+          body!.writeBuffer(&part)
+        }
+        state = .receiving(head, body)
+      case .end:
+        guard case .receiving(let head, let body) = state else { return }
+        state = .answering
+        answer(head, body: body, context: context)
+      }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+      if case .closing = state { return }
+      guard let parserError = error as? HTTPParserError else {
+        // An I/O error (the peer reset the connection, say): nothing more can be sent.
+        close(context)
+        return
+      }
+      if headSent || { if case .answering = state { return true } else { return false } }() {
+        close(context)
+      } else if parserError == .headerOverflow {
         reject(
-          413, "The request body is \(length) bytes; this server accepts at most \(limit) bytes.", context: context)
-        return
-      }
-      if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-        context.writeAndFlush(
-          wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
-      }
-      state = .receiving(head, nil)
-    case .body(var part):
-      guard case .receiving(let head, var body) = state else { return }
-      let limit = core.configuration.maximumBodySize
-      guard (body?.readableBytes ?? 0) + part.readableBytes <= limit else {
-        reject(413, "The request body is larger than \(limit) bytes, the most this server accepts.", context: context)
-        return
-      }
-      state = .answering  // let go of the buffer so that appending does not copy it
-      if body == nil {
-        body = part
+          431,
+          "The request head is larger than \(core.configuration.maximumHeadSize) bytes, the most this server accepts.",
+          context: context)
       } else {
-        body!.writeBuffer(&part)
+        reject(400, "The request is not valid HTTP/1.1 (\(parserError)).", context: context)
       }
-      state = .receiving(head, body)
-    case .end:
-      guard case .receiving(let head, let body) = state else { return }
-      state = .answering
-      answer(head, body: body, context: context)
     }
-  }
 
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    if case .closing = state { return }
-    guard let parserError = error as? HTTPParserError else {
-      // An I/O error (the peer reset the connection, say): nothing more can be sent.
-      close(context)
-      return
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+      if event is ServerShutdownEvent {
+        if case .silent = state { close(context) }
+        return
+      }
+      context.fireUserInboundEventTriggered(event)
     }
-    if headSent || { if case .answering = state { return true } else { return false } }() {
-      close(context)
-    } else if parserError == .headerOverflow {
-      reject(
-        431,
-        "The request head is larger than \(core.configuration.maximumHeadSize) bytes, the most this server accepts.",
-        context: context)
-    } else {
-      reject(400, "The request is not valid HTTP/1.1 (\(parserError)).", context: context)
+
+    func channelInactive(context: ChannelHandlerContext) {
+      isActive = false
+      state = .closing
+      pending?.cancel()
+      pending = nil
+      context.fireChannelInactive()
     }
-  }
 
-  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-    if event is ServerShutdownEvent {
-      if case .silent = state { close(context) }
-      return
+    // MARK: Answering
+
+    private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
+      keepAlive = head.isKeepAlive
+      headSent = false
+      let backend = core.backend
+      self.backend = backend
+      guard let request = core.request(for: head, body: body, backend: backend) else {
+        keepAlive = false
+        respond(
+          400, "The request target \"\(head.uri)\" is not a URL path (it should start with /) or an absolute http URL.",
+          context: context)
+        return
+      }
+      generation += 1
+      switch backend.frontDoorPlan(for: request) {
+      case .now(let playback):
+        play(playback, request: request, target: head.uri, context: context)
+      case .later(let work):
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = context.loopBound
+        let eventLoop = context.eventLoop
+        let expected = generation
+        let target = head.uri
+        pending = .task(
+          Task {
+            let playback = await work()
+            eventLoop.execute {
+              let handler = handler.value
+              guard handler.isActive, handler.generation == expected else { return }
+              handler.pending = nil
+              handler.play(playback, request: request, target: target, context: boundContext.value)
+            }
+          })
+      }
     }
-    context.fireUserInboundEventTriggered(event)
-  }
 
-  func channelInactive(context: ChannelHandlerContext) {
-    isActive = false
-    state = .closing
-    pending?.cancel()
-    pending = nil
-    context.fireChannelInactive()
-  }
+    // MARK: Ending
 
-  // MARK: Answering
+    /// Answers with a plain-text body (an error of the server's own, or the near-miss report).
+    func respond(
+      _ status: Int, _ text: String, extraHeaders: [(String, String)] = [], lingering: Bool = false,
+      context: ChannelHandlerContext
+    ) {
+      var headers = NIOHTTP1.HTTPHeaders()
+      headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+      for (name, value) in extraHeaders { headers.add(name: name, value: value) }
+      var body = context.channel.allocator.buffer(capacity: text.utf8.count + 1)
+      body.writeString(text)
+      body.writeString("\n")
+      headers.add(name: "Content-Length", value: String(body.readableBytes))
+      writeHead(status, headers, context: context)
+      context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+      end(context, lingering: lingering)
+    }
 
-  private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
-    keepAlive = head.isKeepAlive
-    headSent = false
-    let backend = core.backend
-    self.backend = backend
-    guard let request = core.request(for: head, body: body, backend: backend) else {
+    /// Writes a response head, with `Connection` saying whether the connection stays open.
+    func writeHead(_ status: Int, _ headers: NIOHTTP1.HTTPHeaders, context: ChannelHandlerContext) {
+      var headers = headers
+      if headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) { keepAlive = false }
+      if !keepAlive {
+        headers.replaceOrAdd(name: "Connection", value: "close")
+      } else if version.major == 1 && version.minor == 0 {
+        headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+      }
+      headSent = true
+      let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+      context.write(wrapOutboundOut(.head(head)), promise: nil)
+    }
+
+    /// Ends the response: the connection is ready for the next request, or closes. `lingering`
+    /// closes it after the client stops sending (see ``reject(_:_:context:)``).
+    func end(_ context: ChannelHandlerContext, lingering: Bool = false) {
+      beats = []
+      headSent = false
+      if keepAlive && !lingering {
+        state = .idle
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      } else if lingering {
+        state = .closing
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        closeWhenClientStops(context)
+      } else {
+        state = .closing
+        let boundContext = context.loopBound
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+          boundContext.value.close(promise: nil)
+        }
+      }
+    }
+
+    /// Refuses a request with `status` and closes the connection once the client stops sending.
+    func reject(_ status: Int, _ text: String, context: ChannelHandlerContext) {
+      if headSent {
+        close(context)
+        return
+      }
       keepAlive = false
-      respond(
-        400, "The request target \"\(head.uri)\" is not a URL path (it should start with /) or an absolute http URL.",
-        context: context)
-      return
+      respond(status, text, lingering: true, context: context)
     }
-    generation += 1
-    switch backend.frontDoorPlan(for: request) {
-    case .now(let playback):
-      play(playback, request: request, target: head.uri, context: context)
-    case .later(let work):
-      let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+
+    /// Stops sending and keeps reading (and dropping) what the client still sends, then closes
+    /// when it closes or after ``lingerTime``: closing at once with unread data would reset the
+    /// connection, and the client could lose the error response.
+    private func closeWhenClientStops(_ context: ChannelHandlerContext) {
       let boundContext = context.loopBound
-      let eventLoop = context.eventLoop
-      let expected = generation
-      let target = head.uri
-      pending = .task(
-        Task {
-          let playback = await work()
-          eventLoop.execute {
-            let handler = handler.value
-            guard handler.isActive, handler.generation == expected else { return }
-            handler.pending = nil
-            handler.play(playback, request: request, target: target, context: boundContext.value)
-          }
-        })
+      context.close(mode: .output, promise: nil)
+      context.eventLoop.scheduleTask(in: Self.lingerTime) {
+        boundContext.value.close(promise: nil)
+      }
     }
-  }
 
-  // MARK: Ending
-
-  /// Answers with a plain-text body (an error of the server's own, or the near-miss report).
-  func respond(
-    _ status: Int, _ text: String, extraHeaders: [(String, String)] = [], lingering: Bool = false,
-    context: ChannelHandlerContext
-  ) {
-    var headers = NIOHTTP1.HTTPHeaders()
-    headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-    for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-    var body = context.channel.allocator.buffer(capacity: text.utf8.count + 1)
-    body.writeString(text)
-    body.writeString("\n")
-    headers.add(name: "Content-Length", value: String(body.readableBytes))
-    writeHead(status, headers, context: context)
-    context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-    end(context, lingering: lingering)
-  }
-
-  /// Writes a response head, with `Connection` saying whether the connection stays open.
-  func writeHead(_ status: Int, _ headers: NIOHTTP1.HTTPHeaders, context: ChannelHandlerContext) {
-    var headers = headers
-    if headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) { keepAlive = false }
-    if !keepAlive {
-      headers.replaceOrAdd(name: "Connection", value: "close")
-    } else if version.major == 1 && version.minor == 0 {
-      headers.replaceOrAdd(name: "Connection", value: "keep-alive")
-    }
-    headSent = true
-    let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
-    context.write(wrapOutboundOut(.head(head)), promise: nil)
-  }
-
-  /// Ends the response: the connection is ready for the next request, or closes. `lingering`
-  /// closes it after the client stops sending (see ``reject(_:_:context:)``).
-  func end(_ context: ChannelHandlerContext, lingering: Bool = false) {
-    beats = []
-    headSent = false
-    if keepAlive && !lingering {
-      state = .idle
-      context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-    } else if lingering {
+    /// Closes the connection.
+    func close(_ context: ChannelHandlerContext) {
       state = .closing
-      context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-      closeWhenClientStops(context)
-    } else {
+      context.close(promise: nil)
+    }
+
+    /// Resets the connection: the client sees `ECONNRESET` instead of a response.
+    func reset(_ context: ChannelHandlerContext) {
       state = .closing
       let boundContext = context.loopBound
-      context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+      guard let provider = context.channel as? any SocketOptionProvider else {
+        context.close(promise: nil)
+        return
+      }
+      provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
         boundContext.value.close(promise: nil)
       }
     }
   }
 
-  /// Refuses a request with `status` and closes the connection once the client stops sending.
-  func reject(_ status: Int, _ text: String, context: ChannelHandlerContext) {
-    if headSent {
-      close(context)
-      return
-    }
-    keepAlive = false
-    respond(status, text, lingering: true, context: context)
-  }
+  /// Work scheduled for a connection: a timer on its event loop, or a task sleeping on the
+  /// backend's clock.
+  enum PendingWork {
+    case scheduled(Scheduled<Void>)
+    case task(Task<Void, Never>)
 
-  /// Stops sending and keeps reading (and dropping) what the client still sends, then closes
-  /// when it closes or after ``lingerTime``: closing at once with unread data would reset the
-  /// connection, and the client could lose the error response.
-  private func closeWhenClientStops(_ context: ChannelHandlerContext) {
-    let boundContext = context.loopBound
-    context.close(mode: .output, promise: nil)
-    context.eventLoop.scheduleTask(in: Self.lingerTime) {
-      boundContext.value.close(promise: nil)
+    func cancel() {
+      switch self {
+      case .scheduled(let scheduled): scheduled.cancel()
+      case .task(let task): task.cancel()
+      }
     }
   }
-
-  /// Closes the connection.
-  func close(_ context: ChannelHandlerContext) {
-    state = .closing
-    context.close(promise: nil)
-  }
-
-  /// Resets the connection: the client sees `ECONNRESET` instead of a response.
-  func reset(_ context: ChannelHandlerContext) {
-    state = .closing
-    let boundContext = context.loopBound
-    guard let provider = context.channel as? any SocketOptionProvider else {
-      context.close(promise: nil)
-      return
-    }
-    provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
-      boundContext.value.close(promise: nil)
-    }
-  }
-}
-
-/// Work scheduled for a connection: a timer on its event loop, or a task sleeping on the
-/// backend's clock.
-enum PendingWork {
-  case scheduled(Scheduled<Void>)
-  case task(Task<Void, Never>)
-
-  func cancel() {
-    switch self {
-    case .scheduled(let scheduled): scheduled.cancel()
-    case .task(let task): task.cancel()
-    }
-  }
-}
+#endif

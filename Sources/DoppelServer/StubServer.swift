@@ -1,195 +1,197 @@
-import Doppel
-import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+#if Server
+  import Doppel
+  import Foundation
+  import NIOCore
+  import NIOHTTP1
+  import NIOPosix
 
-/// A real HTTP/1.1 server on loopback that answers with a `Backend`: the same stubs, journal,
-/// verification and diagnostics as in process, for clients that are not URLSession (AsyncHTTPClient,
-/// a web view, another process) or for running a backend that does not exist yet.
-///
-/// In tests, use ``withStubServer(_:host:port:configuration:isolation:_:)``, which always shuts
-/// the server down. For a server that lives longer (the `doppel serve` tool), start and stop it
-/// yourself:
-///
-/// ```swift
-/// let server = try await StubServer.start(serving: backend, port: 8080)
-/// print("Serving at \(server.baseURL)")
-/// try await server.run()  // until the task is cancelled, then shuts down
-/// ```
-///
-/// Built on SwiftNIO: keep-alive, pipelining, `TCP_NODELAY`, `Content-Length` and chunked bodies.
-/// Delays and pacing run on the backend's clock; faults happen on the connection itself
-/// (see the article "The stub server").
-public final class StubServer: Sendable {
-  /// The URL the server listens on, such as `http://127.0.0.1:54321`: send requests to paths
-  /// under it.
-  public let baseURL: URL
-  /// The port the server listens on (the one the system chose when started with port 0).
-  public let port: Int
-  /// The configuration it was started with.
-  public let configuration: Configuration
-
-  private let core: ServerCore
-  private let channel: any Channel
-  private let shutdownState = Locked<ShutdownState>(.running)
-
-  private enum ShutdownState {
-    case running
-    case shuttingDown([CheckedContinuation<Void, Never>])
-    case finished
-  }
-
-  private init(core: ServerCore, channel: any Channel, baseURL: URL, port: Int) {
-    self.core = core
-    self.channel = channel
-    self.baseURL = baseURL
-    self.port = port
-    configuration = core.configuration
-  }
-
-  /// The backend the server answers with. Setting it switches every later request to the new
-  /// backend at once (`doppel serve` reloads an edited manifest this way).
-  public var backend: Backend {
-    get { core.backend }
-    set { core.backend = newValue }
-  }
-
-  /// Starts a server answering with `backend`.
+  /// A real HTTP/1.1 server on loopback that answers with a `Backend`: the same stubs, journal,
+  /// verification and diagnostics as in process, for clients that are not URLSession (AsyncHTTPClient,
+  /// a web view, another process) or for running a backend that does not exist yet.
   ///
-  /// - Parameters:
-  ///   - backend: the stubs and journal.
-  ///   - host: the address to listen on: `127.0.0.1` by default. An address that is not loopback
-  ///     needs ``Configuration/allowsNonLoopback``.
-  ///   - port: the port; 0 (the default) lets the system choose a free one (see ``port``).
-  ///   - configuration: limits, the origin requests are matched as, logging.
-  /// - Throws: `DoppelError` when the address is not loopback and that was not allowed, cannot
-  ///   be resolved, or cannot be bound (a port in use, say).
-  public static func start(
-    serving backend: Backend, host: String = "127.0.0.1", port: Int = 0,
-    configuration: Configuration = Configuration()
-  ) async throws -> StubServer {
-    guard (0...65_535).contains(port) else {
-      throw DoppelError("The port \(port) is not a TCP port. Use 1 to 65535, or 0 to let the system choose.")
+  /// In tests, use ``withStubServer(_:host:port:configuration:isolation:_:)``, which always shuts
+  /// the server down. For a server that lives longer (the `doppel serve` tool), start and stop it
+  /// yourself:
+  ///
+  /// ```swift
+  /// let server = try await StubServer.start(serving: backend, port: 8080)
+  /// print("Serving at \(server.baseURL)")
+  /// try await server.run()  // until the task is cancelled, then shuts down
+  /// ```
+  ///
+  /// Built on SwiftNIO: keep-alive, pipelining, `TCP_NODELAY`, `Content-Length` and chunked bodies.
+  /// Delays and pacing run on the backend's clock; faults happen on the connection itself
+  /// (see the article "The stub server").
+  public final class StubServer: Sendable {
+    /// The URL the server listens on, such as `http://127.0.0.1:54321`: send requests to paths
+    /// under it.
+    public let baseURL: URL
+    /// The port the server listens on (the one the system chose when started with port 0).
+    public let port: Int
+    /// The configuration it was started with.
+    public let configuration: Configuration
+
+    private let core: ServerCore
+    private let channel: any Channel
+    private let shutdownState = Locked<ShutdownState>(.running)
+
+    private enum ShutdownState {
+      case running
+      case shuttingDown([CheckedContinuation<Void, Never>])
+      case finished
     }
-    let address: SocketAddress
-    do {
-      address = try SocketAddress.makeAddressResolvingHost(host, port: port)
-    } catch {
-      throw DoppelError("Cannot listen on \(host): the address does not resolve (\(error)). Use 127.0.0.1 or ::1.")
+
+    private init(core: ServerCore, channel: any Channel, baseURL: URL, port: Int) {
+      self.core = core
+      self.channel = channel
+      self.baseURL = baseURL
+      self.port = port
+      configuration = core.configuration
     }
-    if !address.isLoopback && !configuration.allowsNonLoopback {
-      throw DoppelError(
-        "Refusing to listen on \(host) (\(address.ipAddress ?? host)), which is not a loopback address: anyone who can reach it could use the stub server. Listen on 127.0.0.1 or ::1, or allow it explicitly (StubServer.Configuration.allowsNonLoopback, or doppel serve --allow-remote)."
-      )
+
+    /// The backend the server answers with. Setting it switches every later request to the new
+    /// backend at once (`doppel serve` reloads an edited manifest this way).
+    public var backend: Backend {
+      get { core.backend }
+      set { core.backend = newValue }
     }
-    let limits = {
-      var limits = NIOHTTPDecoderLimitConfiguration()
-      limits.maxHeaderFieldSize = configuration.maximumHeadSize
-      limits.maxHeaderListSize = configuration.maximumHeadSize
-      return limits
-    }()
-    let core = ServerCore(backend: backend, configuration: configuration)
-    let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(ChannelOptions.backlog, value: 256)
-      .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-      .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
-      .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
-      .childChannelInitializer { channel in
-        guard core.connections.add(channel) else { return channel.close() }
-        return channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-            withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
-            withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
-            withDecoderLimitConfiguration: limits)
-          try channel.pipeline.syncOperations.addHandler(StubHTTPHandler(core: core))
-        }
+
+    /// Starts a server answering with `backend`.
+    ///
+    /// - Parameters:
+    ///   - backend: the stubs and journal.
+    ///   - host: the address to listen on: `127.0.0.1` by default. An address that is not loopback
+    ///     needs ``Configuration/allowsNonLoopback``.
+    ///   - port: the port; 0 (the default) lets the system choose a free one (see ``port``).
+    ///   - configuration: limits, the origin requests are matched as, logging.
+    /// - Throws: `DoppelError` when the address is not loopback and that was not allowed, cannot
+    ///   be resolved, or cannot be bound (a port in use, say).
+    public static func start(
+      serving backend: Backend, host: String = "127.0.0.1", port: Int = 0,
+      configuration: Configuration = Configuration()
+    ) async throws -> StubServer {
+      guard (0...65_535).contains(port) else {
+        throw DoppelError("The port \(port) is not a TCP port. Use 1 to 65535, or 0 to let the system choose.")
       }
-    let channel: any Channel
-    do {
-      channel = try await bootstrap.bind(to: address).get()
-    } catch {
-      throw DoppelError(
-        "Cannot listen on \(host) port \(port): \(error). Choose another port, or 0 to let the system choose.")
-    }
-    let boundPort = channel.localAddress?.port ?? port
-    let ip = channel.localAddress?.ipAddress ?? host
-    let authority = (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundPort)"
-    core.localAuthority = authority
-    let url = URL(string: "http://\(authority)")!
-    return StubServer(core: core, channel: channel, baseURL: url, port: boundPort)
-  }
-
-  /// Serves until the calling task is cancelled, then shuts down gracefully (see ``shutdown()``).
-  /// Returns early when another caller shut the server down.
-  public func run() async {
-    await withTaskCancellationHandler {
-      try? await channel.closeFuture.get()
-    } onCancel: {
-      channel.close(promise: nil)
-    }
-    await shutdown()
-  }
-
-  /// Stops accepting connections, closes idle ones, lets responses in progress finish (for at
-  /// most ``Configuration/shutdownGracePeriod``; a response that never comes is not waited for),
-  /// then closes what is left. Calling it again waits for the first call to finish.
-  public func shutdown() async {
-    let first = shutdownState.withLock { state -> Bool in
-      guard case .running = state else { return false }
-      state = .shuttingDown([])
-      return true
-    }
-    guard first else {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        shutdownState.withLock { state in
-          if case .shuttingDown(var waiting) = state {
-            waiting.append(continuation)
-            state = .shuttingDown(waiting)
-          } else {
-            continuation.resume()
+      let address: SocketAddress
+      do {
+        address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+      } catch {
+        throw DoppelError("Cannot listen on \(host): the address does not resolve (\(error)). Use 127.0.0.1 or ::1.")
+      }
+      if !address.isLoopback && !configuration.allowsNonLoopback {
+        throw DoppelError(
+          "Refusing to listen on \(host) (\(address.ipAddress ?? host)), which is not a loopback address: anyone who can reach it could use the stub server. Listen on 127.0.0.1 or ::1, or allow it explicitly (StubServer.Configuration.allowsNonLoopback, or doppel serve --allow-remote)."
+        )
+      }
+      let limits = {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = configuration.maximumHeadSize
+        limits.maxHeaderListSize = configuration.maximumHeadSize
+        return limits
+      }()
+      let core = ServerCore(backend: backend, configuration: configuration)
+      let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .serverChannelOption(ChannelOptions.backlog, value: 256)
+        .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+        .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+        .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+        .childChannelInitializer { channel in
+          guard core.connections.add(channel) else { return channel.close() }
+          return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+              withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
+              withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
+              withDecoderLimitConfiguration: limits)
+            try channel.pipeline.syncOperations.addHandler(StubHTTPHandler(core: core))
           }
         }
+      let channel: any Channel
+      do {
+        channel = try await bootstrap.bind(to: address).get()
+      } catch {
+        throw DoppelError(
+          "Cannot listen on \(host) port \(port): \(error). Choose another port, or 0 to let the system choose.")
       }
-      return
+      let boundPort = channel.localAddress?.port ?? port
+      let ip = channel.localAddress?.ipAddress ?? host
+      let authority = (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundPort)"
+      core.localAuthority = authority
+      let url = URL(string: "http://\(authority)")!
+      return StubServer(core: core, channel: channel, baseURL: url, port: boundPort)
     }
-    try? await channel.close()
-    let open = core.connections.close()
-    for connection in open {
-      connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-      connection.pipeline.fireUserInboundEventTriggered(ServerShutdownEvent())
-    }
-    if !open.isEmpty {
-      let eventLoop = channel.eventLoop
-      let closed = EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: eventLoop)
-      let (seconds, attoseconds) = configuration.shutdownGracePeriod.components
-      let grace = TimeAmount.nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-      let deadline = eventLoop.scheduleTask(in: grace) {
-        for connection in open { connection.close(promise: nil) }
+
+    /// Serves until the calling task is cancelled, then shuts down gracefully (see ``shutdown()``).
+    /// Returns early when another caller shut the server down.
+    public func run() async {
+      await withTaskCancellationHandler {
+        try? await channel.closeFuture.get()
+      } onCancel: {
+        channel.close(promise: nil)
       }
-      try? await closed.get()
-      deadline.cancel()
+      await shutdown()
     }
-    let waiting = shutdownState.withLock { state -> [CheckedContinuation<Void, Never>] in
-      defer { state = .finished }
-      if case .shuttingDown(let waiting) = state { return waiting }
-      return []
+
+    /// Stops accepting connections, closes idle ones, lets responses in progress finish (for at
+    /// most ``Configuration/shutdownGracePeriod``; a response that never comes is not waited for),
+    /// then closes what is left. Calling it again waits for the first call to finish.
+    public func shutdown() async {
+      let first = shutdownState.withLock { state -> Bool in
+        guard case .running = state else { return false }
+        state = .shuttingDown([])
+        return true
+      }
+      guard first else {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          shutdownState.withLock { state in
+            if case .shuttingDown(var waiting) = state {
+              waiting.append(continuation)
+              state = .shuttingDown(waiting)
+            } else {
+              continuation.resume()
+            }
+          }
+        }
+        return
+      }
+      try? await channel.close()
+      let open = core.connections.close()
+      for connection in open {
+        connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        connection.pipeline.fireUserInboundEventTriggered(ServerShutdownEvent())
+      }
+      if !open.isEmpty {
+        let eventLoop = channel.eventLoop
+        let closed = EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: eventLoop)
+        let (seconds, attoseconds) = configuration.shutdownGracePeriod.components
+        let grace = TimeAmount.nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let deadline = eventLoop.scheduleTask(in: grace) {
+          for connection in open { connection.close(promise: nil) }
+        }
+        try? await closed.get()
+        deadline.cancel()
+      }
+      let waiting = shutdownState.withLock { state -> [CheckedContinuation<Void, Never>] in
+        defer { state = .finished }
+        if case .shuttingDown(let waiting) = state { return waiting }
+        return []
+      }
+      for continuation in waiting { continuation.resume() }
     }
-    for continuation in waiting { continuation.resume() }
+
+    /// How many client connections are open.
+    public var openConnectionCount: Int { core.connections.count }
   }
 
-  /// How many client connections are open.
-  public var openConnectionCount: Int { core.connections.count }
-}
-
-extension SocketAddress {
-  /// Whether the address is loopback: `127.0.0.0/8` or `::1` (or `::ffff:127.x.x.x`).
-  fileprivate var isLoopback: Bool {
-    guard let ip = ipAddress else { return false }
-    switch self.protocol {
-    case .inet: return ip.hasPrefix("127.")
-    case .inet6: return ip == "::1" || ip.lowercased().hasPrefix("::ffff:127.")
-    default: return false
+  extension SocketAddress {
+    /// Whether the address is loopback: `127.0.0.0/8` or `::1` (or `::ffff:127.x.x.x`).
+    fileprivate var isLoopback: Bool {
+      guard let ip = ipAddress else { return false }
+      switch self.protocol {
+      case .inet: return ip.hasPrefix("127.")
+      case .inet6: return ip == "::1" || ip.lowercased().hasPrefix("::ffff:127.")
+      default: return false
+      }
     }
   }
-}
+#endif

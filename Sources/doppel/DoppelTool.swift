@@ -1,33 +1,51 @@
-import ArgumentParser
-import Foundation
+#if Server
+  import ArgumentParser
+  import Foundation
 
-/// `doppel`: the stub server and its tools on the command line.
-@main
-struct DoppelTool: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "doppel",
-    abstract: "A stand-in HTTP backend: serve stubs, record traffic, check manifests and cassettes.",
-    discussion: """
-      Examples:
-        doppel serve Examples/CatFancy/Sources/CatFancy/Fixtures
-        doppel serve doppel.json --scenario empty --port 8080
-        doppel serve recorded.har
-        doppel record --upstream https://api.example.com --out api.har
-        doppel lint doppel.json recorded.har
-      """,
-    subcommands: [Serve.self, Record.self, Lint.self]
-  )
+  /// `doppel`: the stub server and its tools on the command line.
+  @main
+  struct DoppelTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "doppel",
+      abstract: "A stand-in HTTP backend: serve stubs, record traffic, check manifests and cassettes.",
+      discussion: """
+        Examples:
+          doppel serve Examples/CatFancy/Sources/CatFancy/Fixtures
+          doppel serve doppel.json --scenario empty --port 8080
+          doppel serve recorded.har
+          doppel record --upstream https://api.example.com --out api.har
+          doppel lint doppel.json recorded.har
+        """,
+      subcommands: [Serve.self, Record.self, Lint.self]
+    )
 
-  static func main() async {
-    do {
-      var command = try parseAsRoot()
-      if var command = command as? any AsyncParsableCommand {
-        try await command.run()
-      } else {
-        try command.run()
+    static func main() async {
+      do {
+        var command = try parseAsRoot()
+        if var command = command as? any AsyncParsableCommand {
+          try await command.run()
+        } else {
+          try command.run()
+        }
+      } catch {
+        exit(withError: error)
       }
-    } catch {
-      exit(withError: error)
     }
   }
-}
+#else
+  import Foundation
+
+  /// `doppel` built without the `Server` trait: says how to build the real tool.
+  @main
+  enum DoppelTool {
+    static func main() {
+      let message = """
+        doppel was built without the Server trait, which brings the stub server and SwiftNIO.
+        Build it with the trait on: swift run --traits Server doppel --help
+
+        """
+      FileHandle.standardError.write(Data(message.utf8))
+      exit(2)
+    }
+  }
+#endif

@@ -1,134 +1,136 @@
-import ArgumentParser
-import Doppel
-import DoppelServer
-import Foundation
+#if Server
+  import ArgumentParser
+  import Doppel
+  import DoppelServer
+  import Foundation
 
-/// `doppel record`: a recording reverse proxy in front of a real server.
-struct Record: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    abstract: "Record a real server's traffic into a HAR cassette, through a proxy on loopback.",
-    discussion: """
-      Point the client at the printed URL instead of the upstream: every request is sent to the
-      upstream, answered with its response, and saved to the cassette, with secrets redacted as
-      in-process recording does (Authorization, cookies, API keys, tokens; add more with the
-      --redact options). The cassette is written as requests come and when you press Ctrl-C.
-      Serve it afterwards with `doppel serve FILE.har`.
-      """
-  )
+  /// `doppel record`: a recording reverse proxy in front of a real server.
+  struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Record a real server's traffic into a HAR cassette, through a proxy on loopback.",
+      discussion: """
+        Point the client at the printed URL instead of the upstream: every request is sent to the
+        upstream, answered with its response, and saved to the cassette, with secrets redacted as
+        in-process recording does (Authorization, cookies, API keys, tokens; add more with the
+        --redact options). The cassette is written as requests come and when you press Ctrl-C.
+        Serve it afterwards with `doppel serve FILE.har`.
+        """
+    )
 
-  @Option(help: "The server to record, such as https://api.example.com (an origin: scheme, host and port).")
-  var upstream: String
+    @Option(help: "The server to record, such as https://api.example.com (an origin: scheme, host and port).")
+    var upstream: String
 
-  @Option(name: .shortAndLong, help: "The cassette to write (.har); replaced if it exists.")
-  var out: String
+    @Option(name: .shortAndLong, help: "The cassette to write (.har); replaced if it exists.")
+    var out: String
 
-  @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
-  var port = 8080
+    @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
+    var port = 8080
 
-  @Option(help: "The address to listen on.")
-  var host = "127.0.0.1"
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
 
-  @Flag(help: "Allow --host to be an address that is not loopback.")
-  var allowRemote = false
+    @Flag(help: "Allow --host to be an address that is not loopback.")
+    var allowRemote = false
 
-  @Option(name: .customLong("redact-header"), help: "Also redact this header (repeatable).")
-  var redactHeaders: [String] = []
+    @Option(name: .customLong("redact-header"), help: "Also redact this header (repeatable).")
+    var redactHeaders: [String] = []
 
-  @Option(name: .customLong("redact-query"), help: "Also redact this query or form parameter (repeatable).")
-  var redactQueryParameters: [String] = []
+    @Option(name: .customLong("redact-query"), help: "Also redact this query or form parameter (repeatable).")
+    var redactQueryParameters: [String] = []
 
-  @Option(
-    name: .customLong("redact-json"),
-    help: "Also redact this JSON field, a key path such as user.password (repeatable).")
-  var redactJSONFields: [String] = []
+    @Option(
+      name: .customLong("redact-json"),
+      help: "Also redact this JSON field, a key path such as user.password (repeatable).")
+    var redactJSONFields: [String] = []
 
-  @Flag(name: .shortAndLong, help: "Print no line per request.")
-  var quiet = false
+    @Flag(name: .shortAndLong, help: "Print no line per request.")
+    var quiet = false
 
-  func validate() throws {
-    guard (0...65_535).contains(port) else {
-      throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
-    }
-    let url = try Serve.parseOrigin(upstream, option: "--upstream")
-    guard url.path.isEmpty || url.path == "/", url.query == nil else {
-      throw ValidationError(
-        "--upstream \(upstream) has a path; give the origin only (\(url.scheme!)://\(url.host!)\(url.port.map { ":\($0)" } ?? "")): requests keep their own paths."
-      )
-    }
-    guard URL(fileURLWithPath: out).pathExtension.lowercased() == "har" else {
-      throw ValidationError("--out \(out) should end in .har, the cassette format.")
-    }
-  }
-
-  func run() async throws {
-    let upstreamURL = try Serve.parseOrigin(upstream, option: "--upstream")
-    let outURL = URL(fileURLWithPath: out)
-    let redaction = Redaction.default.adding(
-      headers: redactHeaders, queryParameters: redactQueryParameters, jsonFields: redactJSONFields)
-    let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
-    let recorder = Recorder(backend: backend, url: outURL, redaction: redaction)
-    var configuration = StubServer.Configuration()
-    configuration.allowsNonLoopback = allowRemote
-    configuration.origin = .fixed(upstreamURL)
-    if !quiet { configuration.onRequest = { Console.out($0.description) } }
-    let server = try await StubServer.start(serving: backend, host: host, port: port, configuration: configuration)
-    try recorder.save()
-    Console.out("Recording \(upstream) into \(out) at \(server.baseURL.absoluteString)")
-    Console.out("Send requests to the URL above. Press Ctrl-C to stop and save.")
-    let serving = Task { await server.run() }
-    let signals = SignalWatcher { _ in serving.cancel() }
-    defer { signals.cancel() }
-    let saving = Task {
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .milliseconds(500))
-        do { try recorder.saveIfChanged() } catch { Console.error("\(error)") }
+    func validate() throws {
+      guard (0...65_535).contains(port) else {
+        throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
+      }
+      let url = try Serve.parseOrigin(upstream, option: "--upstream")
+      guard url.path.isEmpty || url.path == "/", url.query == nil else {
+        throw ValidationError(
+          "--upstream \(upstream) has a path; give the origin only (\(url.scheme!)://\(url.host!)\(url.port.map { ":\($0)" } ?? "")): requests keep their own paths."
+        )
+      }
+      guard URL(fileURLWithPath: out).pathExtension.lowercased() == "har" else {
+        throw ValidationError("--out \(out) should end in .har, the cassette format.")
       }
     }
-    await serving.value
-    saving.cancel()
-    try recorder.save()
-    Console.out("Saved \(recorder.count) \(recorder.count == 1 ? "exchange" : "exchanges") to \(out).")
-  }
-}
 
-/// Writes a backend's journal to a cassette, redacted.
-final class Recorder: Sendable {
-  private let backend: Backend
-  private let url: URL
-  private let redaction: Redaction
-  private let saved = Locked(-1)
-
-  init(backend: Backend, url: URL, redaction: Redaction) {
-    self.backend = backend
-    self.url = url
-    self.redaction = redaction
-  }
-
-  /// The exchanges recorded so far: those with an answer (a response or an error).
-  var entries: [HAREntry] {
-    backend.journal.compactMap { entry in
-      if let response = entry.response { return try? HAREntry(request: entry.request, response: response) }
-      if let error = entry.error { return HAREntry(request: entry.request, error: error) }
-      return nil
+    func run() async throws {
+      let upstreamURL = try Serve.parseOrigin(upstream, option: "--upstream")
+      let outURL = URL(fileURLWithPath: out)
+      let redaction = Redaction.default.adding(
+        headers: redactHeaders, queryParameters: redactQueryParameters, jsonFields: redactJSONFields)
+      let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
+      let recorder = Recorder(backend: backend, url: outURL, redaction: redaction)
+      var configuration = StubServer.Configuration()
+      configuration.allowsNonLoopback = allowRemote
+      configuration.origin = .fixed(upstreamURL)
+      if !quiet { configuration.onRequest = { Console.out($0.description) } }
+      let server = try await StubServer.start(serving: backend, host: host, port: port, configuration: configuration)
+      try recorder.save()
+      Console.out("Recording \(upstream) into \(out) at \(server.baseURL.absoluteString)")
+      Console.out("Send requests to the URL above. Press Ctrl-C to stop and save.")
+      let serving = Task { await server.run() }
+      let signals = SignalWatcher { _ in serving.cancel() }
+      defer { signals.cancel() }
+      let saving = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .milliseconds(500))
+          do { try recorder.saveIfChanged() } catch { Console.error("\(error)") }
+        }
+      }
+      await serving.value
+      saving.cancel()
+      try recorder.save()
+      Console.out("Saved \(recorder.count) \(recorder.count == 1 ? "exchange" : "exchanges") to \(out).")
     }
   }
 
-  var count: Int { saved.withLock { max(0, $0) } }
+  /// Writes a backend's journal to a cassette, redacted.
+  final class Recorder: Sendable {
+    private let backend: Backend
+    private let url: URL
+    private let redaction: Redaction
+    private let saved = Locked(-1)
 
-  /// Writes the cassette when something was recorded since the last write.
-  func saveIfChanged() throws {
-    let current = entries
-    guard saved.withLock({ $0 }) != current.count else { return }
-    try write(current)
-  }
+    init(backend: Backend, url: URL, redaction: Redaction) {
+      self.backend = backend
+      self.url = url
+      self.redaction = redaction
+    }
 
-  /// Writes the cassette.
-  func save() throws { try write(entries) }
+    /// The exchanges recorded so far: those with an answer (a response or an error).
+    var entries: [HAREntry] {
+      backend.journal.compactMap { entry in
+        if let response = entry.response { return try? HAREntry(request: entry.request, response: response) }
+        if let error = entry.error { return HAREntry(request: entry.request, error: error) }
+        return nil
+      }
+    }
 
-  private func write(_ entries: [HAREntry]) throws {
-    try saved.withLock { saved in
-      try Cassette(entries: entries).save(to: url, redaction: redaction)
-      saved = entries.count
+    var count: Int { saved.withLock { max(0, $0) } }
+
+    /// Writes the cassette when something was recorded since the last write.
+    func saveIfChanged() throws {
+      let current = entries
+      guard saved.withLock({ $0 }) != current.count else { return }
+      try write(current)
+    }
+
+    /// Writes the cassette.
+    func save() throws { try write(entries) }
+
+    private func write(_ entries: [HAREntry]) throws {
+      try saved.withLock { saved in
+        try Cassette(entries: entries).save(to: url, redaction: redaction)
+        saved = entries.count
+      }
     }
   }
-}
+#endif

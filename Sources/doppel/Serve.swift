@@ -1,128 +1,130 @@
-import ArgumentParser
-import Doppel
-import DoppelServer
-import Foundation
+#if Server
+  import ArgumentParser
+  import Doppel
+  import DoppelServer
+  import Foundation
 
-/// `doppel serve`: a manifest, a fixture directory or cassettes over HTTP.
-struct Serve: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    abstract: "Serve a manifest, a fixture directory or HAR cassettes over HTTP on loopback.",
-    discussion: """
-      Prints the server's URL on the first line, then one line per request with what answered it:
-        GET /CatFancy/breeds.json → 200 (doppel.json:5 "standard")
-        GET /nope → 404, no stub matched (closest: GET https://…/breeds.json; path differs)
+  /// `doppel serve`: a manifest, a fixture directory or cassettes over HTTP.
+  struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Serve a manifest, a fixture directory or HAR cassettes over HTTP on loopback.",
+      discussion: """
+        Prints the server's URL on the first line, then one line per request with what answered it:
+          GET /CatFancy/breeds.json → 200 (doppel.json:5 "standard")
+          GET /nope → 404, no stub matched (closest: GET https://…/breeds.json; path differs)
 
-      Stubs are usually written for the real backend (https://api.example.com/…). When they name
-      one origin, requests to the server are matched as sent to it; otherwise send a Host header
-      naming the host, or choose with --origin. An unmatched request gets the near-miss report
-      as its body. Edited inputs are reloaded while serving.
-      """
-  )
+        Stubs are usually written for the real backend (https://api.example.com/…). When they name
+        one origin, requests to the server are matched as sent to it; otherwise send a Host header
+        naming the host, or choose with --origin. An unmatched request gets the near-miss report
+        as its body. Edited inputs are reloaded while serving.
+        """
+    )
 
-  @Argument(
-    help: ArgumentHelp(
-      "doppel.json, a directory holding one, a fixture directory (<host>/<path> files), or .har cassettes. Later inputs take precedence. Default: ./doppel.json.",
-      valueName: "input"))
-  var inputs: [String] = []
+    @Argument(
+      help: ArgumentHelp(
+        "doppel.json, a directory holding one, a fixture directory (<host>/<path> files), or .har cassettes. Later inputs take precedence. Default: ./doppel.json.",
+        valueName: "input"))
+    var inputs: [String] = []
 
-  @Option(help: "The manifest scenario to layer over the base stubs (default: $DOPPEL_SCENARIO).")
-  var scenario: String?
+    @Option(help: "The manifest scenario to layer over the base stubs (default: $DOPPEL_SCENARIO).")
+    var scenario: String?
 
-  @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
-  var port = 8080
+    @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
+    var port = 8080
 
-  @Option(help: "The address to listen on.")
-  var host = "127.0.0.1"
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
 
-  @Flag(help: "Allow --host to be an address that is not loopback (anyone who can reach it can use the server).")
-  var allowRemote = false
+    @Flag(help: "Allow --host to be an address that is not loopback (anyone who can reach it can use the server).")
+    var allowRemote = false
 
-  @Option(help: "Match every request as sent to this origin, such as https://api.example.com.")
-  var origin: String?
+    @Option(help: "Match every request as sent to this origin, such as https://api.example.com.")
+    var origin: String?
 
-  @Option(help: "The status of the answer to an unmatched request.")
-  var unmatchedStatus = 404
+    @Option(help: "The status of the answer to an unmatched request.")
+    var unmatchedStatus = 404
 
-  @Flag(inversion: .prefixedNo, help: "Reload when an input changes.")
-  var watch = true
+    @Flag(inversion: .prefixedNo, help: "Reload when an input changes.")
+    var watch = true
 
-  @Flag(name: .shortAndLong, help: "Print no line per request.")
-  var quiet = false
+    @Flag(name: .shortAndLong, help: "Print no line per request.")
+    var quiet = false
 
-  func validate() throws {
-    guard (0...65_535).contains(port) else {
-      throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
+    func validate() throws {
+      guard (0...65_535).contains(port) else {
+        throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
+      }
+      guard (100...599).contains(unmatchedStatus) else {
+        throw ValidationError("--unmatched-status \(unmatchedStatus) is not an HTTP status; use 100 to 599.")
+      }
+      if let origin { _ = try Self.parseOrigin(origin, option: "--origin") }
     }
-    guard (100...599).contains(unmatchedStatus) else {
-      throw ValidationError("--unmatched-status \(unmatchedStatus) is not an HTTP status; use 100 to 599.")
-    }
-    if let origin { _ = try Self.parseOrigin(origin, option: "--origin") }
-  }
 
-  /// An origin given on the command line: `https://api.example.com` or `http://localhost:3000`.
-  static func parseOrigin(_ text: String, option: String) throws -> URL {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-      url.host != nil
-    else {
-      throw ValidationError("\(option) \(text) is not an http or https URL; write it as https://api.example.com.")
+    /// An origin given on the command line: `https://api.example.com` or `http://localhost:3000`.
+    static func parseOrigin(_ text: String, option: String) throws -> URL {
+      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        url.host != nil
+      else {
+        throw ValidationError("\(option) \(text) is not an http or https URL; write it as https://api.example.com.")
+      }
+      return url
     }
-    return url
-  }
 
-  func run() async throws {
-    let environment = ProcessInfo.processInfo.environment[ScenarioSelection.environmentVariable]
-    if inputs.isEmpty && !FileManager.default.fileExists(atPath: Manifest.defaultFileName) {
-      throw ValidationError(
-        "Nothing to serve: the current directory has no \(Manifest.defaultFileName). Pass a manifest (or the directory holding it), a fixture directory, or .har cassettes."
-      )
+    func run() async throws {
+      let environment = ProcessInfo.processInfo.environment[ScenarioSelection.environmentVariable]
+      if inputs.isEmpty && !FileManager.default.fileExists(atPath: Manifest.defaultFileName) {
+        throw ValidationError(
+          "Nothing to serve: the current directory has no \(Manifest.defaultFileName). Pass a manifest (or the directory holding it), a fixture directory, or .har cassettes."
+        )
+      }
+      let inputs = ServeInputs(
+        paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 })
+      let loaded = try inputs.load()
+      var configuration = StubServer.Configuration()
+      configuration.allowsNonLoopback = allowRemote
+      configuration.unmatchedStatus = unmatchedStatus
+      if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
+      if !quiet { configuration.onRequest = { Console.out($0.description) } }
+      let server = try await StubServer.start(
+        serving: loaded.backend, host: host, port: port, configuration: configuration)
+      Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
+      Console.out(
+        origin == nil
+          ? "Requests are matched as sent to the stubs' origin when they name one. Press Ctrl-C to stop."
+          : "Requests are matched as sent to \(origin!). Press Ctrl-C to stop.")
+      let serving = Task { await server.run() }
+      let signals = SignalWatcher { _ in serving.cancel() }
+      defer { signals.cancel() }
+      let watching = watch ? Task { await Self.watch(inputs, server: server) } : nil
+      // Nothing reads the journal of a long-running server: keep its memory flat.
+      let trimming = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .seconds(1))
+          server.backend.discardJournal()
+        }
+      }
+      await serving.value
+      watching?.cancel()
+      trimming.cancel()
+      Console.out("Stopped.")
     }
-    let inputs = ServeInputs(
-      paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 })
-    let loaded = try inputs.load()
-    var configuration = StubServer.Configuration()
-    configuration.allowsNonLoopback = allowRemote
-    configuration.unmatchedStatus = unmatchedStatus
-    if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
-    if !quiet { configuration.onRequest = { Console.out($0.description) } }
-    let server = try await StubServer.start(
-      serving: loaded.backend, host: host, port: port, configuration: configuration)
-    Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
-    Console.out(
-      origin == nil
-        ? "Requests are matched as sent to the stubs' origin when they name one. Press Ctrl-C to stop."
-        : "Requests are matched as sent to \(origin!). Press Ctrl-C to stop.")
-    let serving = Task { await server.run() }
-    let signals = SignalWatcher { _ in serving.cancel() }
-    defer { signals.cancel() }
-    let watching = watch ? Task { await Self.watch(inputs, server: server) } : nil
-    // Nothing reads the journal of a long-running server: keep its memory flat.
-    let trimming = Task {
+
+    /// Reloads the inputs into a new backend when they change; a broken edit keeps the old one.
+    private static func watch(_ inputs: ServeInputs, server: StubServer) async {
+      var last = inputs.fingerprint()
       while !Task.isCancelled {
         try? await Task.sleep(for: .seconds(1))
-        server.backend.discardJournal()
-      }
-    }
-    await serving.value
-    watching?.cancel()
-    trimming.cancel()
-    Console.out("Stopped.")
-  }
-
-  /// Reloads the inputs into a new backend when they change; a broken edit keeps the old one.
-  private static func watch(_ inputs: ServeInputs, server: StubServer) async {
-    var last = inputs.fingerprint()
-    while !Task.isCancelled {
-      try? await Task.sleep(for: .seconds(1))
-      let now = inputs.fingerprint()
-      guard now != last else { continue }
-      last = now
-      do {
-        let loaded = try inputs.load()
-        server.backend = loaded.backend
-        Console.out("Reloaded \(loaded.summary)")
-      } catch {
-        Console.error("Not reloaded, still serving the previous version: \(error)")
+        let now = inputs.fingerprint()
+        guard now != last else { continue }
+        last = now
+        do {
+          let loaded = try inputs.load()
+          server.backend = loaded.backend
+          Console.out("Reloaded \(loaded.summary)")
+        } catch {
+          Console.error("Not reloaded, still serving the previous version: \(error)")
+        }
       }
     }
   }
-}
+#endif

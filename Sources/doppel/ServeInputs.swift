@@ -1,131 +1,133 @@
-import Doppel
-import Foundation
+#if Server
+  import Doppel
+  import Foundation
 
-/// What `doppel serve` serves: manifests, fixture directories and cassettes, loaded into one
-/// backend (later inputs take precedence), and how to tell when they change.
-struct ServeInputs {
-  /// The paths as given; the current directory when none were.
-  let paths: [String]
-  /// The scenario to layer over each manifest that has it.
-  let scenario: String?
+  /// What `doppel serve` serves: manifests, fixture directories and cassettes, loaded into one
+  /// backend (later inputs take precedence), and how to tell when they change.
+  struct ServeInputs {
+    /// The paths as given; the current directory when none were.
+    let paths: [String]
+    /// The scenario to layer over each manifest that has it.
+    let scenario: String?
 
-  /// A loaded backend and a description of what it serves.
-  struct Loaded {
-    let backend: Backend
-    /// `doppel.json (scenario "empty"), breeds.har: 7 stubs`
-    let summary: String
-  }
+    /// A loaded backend and a description of what it serves.
+    struct Loaded {
+      let backend: Backend
+      /// `doppel.json (scenario "empty"), breeds.har: 7 stubs`
+      let summary: String
+    }
 
-  /// Loads every input into a new backend.
-  ///
-  /// - Throws: ``DoppelError`` naming the file and the problem, or when `scenario` is in none of
-  ///   the manifests.
-  func load() throws -> Loaded {
-    var manifests: [(path: String, manifest: Manifest)] = []
-    var cassettes: [(path: String, cassette: Cassette)] = []
-    var order: [Either] = []
-    for path in paths {
-      let url = URL(fileURLWithPath: path)
-      if url.pathExtension.lowercased() == "har" {
-        cassettes.append((path, try Cassette.load(from: url)))
-        order.append(.cassette(cassettes.count - 1))
-      } else {
-        manifests.append((path, try Manifest.load(contentsOf: url)))
-        order.append(.manifest(manifests.count - 1))
-      }
-    }
-    if let scenario {
-      guard let first = manifests.first?.manifest else {
-        throw DoppelError(
-          "--scenario \(scenario) needs a manifest with scenarios; the inputs are cassettes only. Remove --scenario, or add the manifest."
-        )
-      }
-      if !manifests.contains(where: { $0.manifest.scenarioNames.contains(scenario) }) {
-        // The manifest's own error names the scenarios it has and the closest one.
-        _ = try first.resolveScenario(.named(scenario))
-      }
-    }
-    func selection(_ manifest: Manifest) -> ScenarioSelection {
-      guard let scenario, manifest.scenarioNames.contains(scenario) else { return .base }
-      return .named(scenario)
-    }
-    let backend: Backend
-    var remaining = order[...]
-    if case .manifest(let index)? = order.first {
-      // The first manifest also gives its unmatched policy.
-      backend = try Backend(
-        manifest: manifests[index].manifest, scenario: selection(manifests[index].manifest), issueReporter: .ignore)
-      remaining = remaining.dropFirst()
-    } else {
-      backend = Backend(issueReporter: .ignore)
-    }
-    for input in remaining {
-      switch input {
-      case .manifest(let index):
-        try backend.addStubs(from: manifests[index].manifest, scenario: selection(manifests[index].manifest))
-      case .cassette(let index):
-        let name = URL(fileURLWithPath: cassettes[index].path).lastPathComponent
-        try backend.replay(cassettes[index].cassette, name: name)
-      }
-    }
-    var parts: [String] = []
-    for input in order {
-      switch input {
-      case .manifest(let index):
-        let (path, manifest) = manifests[index]
-        var part = path
-        if manifest.url.lastPathComponent != Manifest.defaultFileName && !path.hasSuffix(".json") {
-          part += " (fixture directory)"
-        } else if let scenario, manifest.scenarioNames.contains(scenario) {
-          part += " (scenario \"\(scenario)\")"
+    /// Loads every input into a new backend.
+    ///
+    /// - Throws: ``DoppelError`` naming the file and the problem, or when `scenario` is in none of
+    ///   the manifests.
+    func load() throws -> Loaded {
+      var manifests: [(path: String, manifest: Manifest)] = []
+      var cassettes: [(path: String, cassette: Cassette)] = []
+      var order: [Either] = []
+      for path in paths {
+        let url = URL(fileURLWithPath: path)
+        if url.pathExtension.lowercased() == "har" {
+          cassettes.append((path, try Cassette.load(from: url)))
+          order.append(.cassette(cassettes.count - 1))
+        } else {
+          manifests.append((path, try Manifest.load(contentsOf: url)))
+          order.append(.manifest(manifests.count - 1))
         }
-        parts.append(part)
-      case .cassette(let index):
-        parts.append(cassettes[index].path)
       }
-    }
-    let count = backend.stubs.count
-    return Loaded(
-      backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")")
-  }
-
-  private enum Either {
-    case manifest(Int)
-    case cassette(Int)
-  }
-
-  /// A fingerprint of the inputs on disk (every file's path, size and modification date): when it
-  /// changes, the inputs are reloaded. Fixture files a manifest names are read on every request,
-  /// so an edit to one is served without a reload.
-  func fingerprint() -> String {
-    var lines: [String] = []
-    let manager = FileManager.default
-    for path in paths {
-      var isDirectory: ObjCBool = false
-      guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        lines.append("\(path) missing")
-        continue
+      if let scenario {
+        guard let first = manifests.first?.manifest else {
+          throw DoppelError(
+            "--scenario \(scenario) needs a manifest with scenarios; the inputs are cassettes only. Remove --scenario, or add the manifest."
+          )
+        }
+        if !manifests.contains(where: { $0.manifest.scenarioNames.contains(scenario) }) {
+          // The manifest's own error names the scenarios it has and the closest one.
+          _ = try first.resolveScenario(.named(scenario))
+        }
       }
-      guard isDirectory.boolValue else {
-        lines.append(Self.stamp(path))
-        continue
+      func selection(_ manifest: Manifest) -> ScenarioSelection {
+        guard let scenario, manifest.scenarioNames.contains(scenario) else { return .base }
+        return .named(scenario)
       }
-      let manifest = (path as NSString).appendingPathComponent(Manifest.defaultFileName)
-      if manager.fileExists(atPath: manifest) {
-        lines.append(Self.stamp(manifest))
+      let backend: Backend
+      var remaining = order[...]
+      if case .manifest(let index)? = order.first {
+        // The first manifest also gives its unmatched policy.
+        backend = try Backend(
+          manifest: manifests[index].manifest, scenario: selection(manifests[index].manifest), issueReporter: .ignore)
+        remaining = remaining.dropFirst()
       } else {
-        // A fixture directory: files added, removed or renamed change what is served.
-        let files = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
-        lines.append(path + ":" + files.joined(separator: "|"))
+        backend = Backend(issueReporter: .ignore)
       }
+      for input in remaining {
+        switch input {
+        case .manifest(let index):
+          try backend.addStubs(from: manifests[index].manifest, scenario: selection(manifests[index].manifest))
+        case .cassette(let index):
+          let name = URL(fileURLWithPath: cassettes[index].path).lastPathComponent
+          try backend.replay(cassettes[index].cassette, name: name)
+        }
+      }
+      var parts: [String] = []
+      for input in order {
+        switch input {
+        case .manifest(let index):
+          let (path, manifest) = manifests[index]
+          var part = path
+          if manifest.url.lastPathComponent != Manifest.defaultFileName && !path.hasSuffix(".json") {
+            part += " (fixture directory)"
+          } else if let scenario, manifest.scenarioNames.contains(scenario) {
+            part += " (scenario \"\(scenario)\")"
+          }
+          parts.append(part)
+        case .cassette(let index):
+          parts.append(cassettes[index].path)
+        }
+      }
+      let count = backend.stubs.count
+      return Loaded(
+        backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")")
     }
-    return lines.joined(separator: "\n")
-  }
 
-  private static func stamp(_ path: String) -> String {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
-    let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-    return "\(path) \(size) \(date)"
+    private enum Either {
+      case manifest(Int)
+      case cassette(Int)
+    }
+
+    /// A fingerprint of the inputs on disk (every file's path, size and modification date): when it
+    /// changes, the inputs are reloaded. Fixture files a manifest names are read on every request,
+    /// so an edit to one is served without a reload.
+    func fingerprint() -> String {
+      var lines: [String] = []
+      let manager = FileManager.default
+      for path in paths {
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+          lines.append("\(path) missing")
+          continue
+        }
+        guard isDirectory.boolValue else {
+          lines.append(Self.stamp(path))
+          continue
+        }
+        let manifest = (path as NSString).appendingPathComponent(Manifest.defaultFileName)
+        if manager.fileExists(atPath: manifest) {
+          lines.append(Self.stamp(manifest))
+        } else {
+          // A fixture directory: files added, removed or renamed change what is served.
+          let files = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
+          lines.append(path + ":" + files.joined(separator: "|"))
+        }
+      }
+      return lines.joined(separator: "\n")
+    }
+
+    private static func stamp(_ path: String) -> String {
+      let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+      let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+      let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+      return "\(path) \(size) \(date)"
+    }
   }
-}
+#endif

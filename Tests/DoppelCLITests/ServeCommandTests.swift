@@ -1,134 +1,138 @@
-import Doppel
-import Foundation
-import Testing
+#if Server
+  import Doppel
+  import Foundation
+  import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
 
-/// `doppel serve` end to end: the built executable, a real port, real requests.
-@Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
-  /// A manifest with one stub and one scenario, in a directory of its own.
-  private func manifestDirectory() throws -> URL {
-    let directory = try temporaryDirectory()
-    try Data(#"[{"name": "Abyssinian"}]"#.utf8).write(to: directory.appendingPathComponent("breeds.json"))
-    try Data(
-      #"""
-      {
-        "stubs": [
-          { "name": "breeds", "request": "GET https://api.example.com/breeds.json", "response": { "file": "breeds.json" } }
-        ],
-        "scenarios": {
-          "empty": {
-            "stubs": [
-              { "request": "GET https://api.example.com/breeds.json", "response": { "json": [] } }
-            ]
+  /// `doppel serve` end to end: the built executable, a real port, real requests.
+  @Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
+    /// A manifest with one stub and one scenario, in a directory of its own.
+    private func manifestDirectory() throws -> URL {
+      let directory = try temporaryDirectory()
+      try Data(#"[{"name": "Abyssinian"}]"#.utf8).write(to: directory.appendingPathComponent("breeds.json"))
+      try Data(
+        #"""
+        {
+          "stubs": [
+            { "name": "breeds", "request": "GET https://api.example.com/breeds.json", "response": { "file": "breeds.json" } }
+          ],
+          "scenarios": {
+            "empty": {
+              "stubs": [
+                { "request": "GET https://api.example.com/breeds.json", "response": { "json": [] } }
+              ]
+            }
           }
         }
+        """#.utf8
+      ).write(to: directory.appendingPathComponent("doppel.json"))
+      return directory
+    }
+
+    @Test func servesAManifestAndLogsEveryRequest() async throws {
+      let directory = try manifestDirectory()
+      let doppel = try DoppelProcess(["serve", directory.path, "--port", "0", "--no-watch"])
+      let base = try await doppel.serverURL()
+      #expect(try await doppel.line(containing: "Serving").contains("1 stub"))
+
+      let (status, body) = try await fetch(base.appendingPathComponent("breeds.json"))
+      #expect(status == 200)
+      #expect(body == #"[{"name": "Abyssinian"}]"#)
+      let matched = try await doppel.line(containing: "GET /breeds.json")
+      #expect(matched == #"GET /breeds.json → 200 (doppel.json:3 "breeds")"#)
+
+      let (missStatus, report) = try await fetch(base.appendingPathComponent("breed.json"))
+      #expect(missStatus == 404)
+      #expect(report.contains("No stub matched GET https://api.example.com/breed.json"))
+      let missed = try await doppel.line(containing: "GET /breed.json")
+      #expect(
+        missed.hasPrefix(
+          "GET /breed.json → 404, no stub matched (closest: GET https://api.example.com/breeds.json; path differs)"))
+
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+      #expect(doppel.outputLines.last == "Stopped.")
+    }
+
+    @Test func aScenarioIsLayeredOverTheBaseStubs() async throws {
+      let directory = try manifestDirectory()
+      let doppel = try DoppelProcess(["serve", directory.path, "--scenario", "empty", "--port", "0", "--no-watch"])
+      let base = try await doppel.serverURL()
+      #expect(try await fetch(base.appendingPathComponent("breeds.json")).body == "[]")
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func servesTheCatFancyManifest() async throws {
+      let fixtures = packageRoot.appendingPathComponent("Examples/CatFancy/Sources/CatFancy/Fixtures")
+      let doppel = try DoppelProcess(["serve", fixtures.path, "--scenario", "withMore", "--port", "0", "--no-watch"])
+      let base = try await doppel.serverURL()
+      let (status, body) = try await fetch(base.appendingPathComponent("CatFancy/breeds.json"))
+      #expect(status == 200)
+      let expected = try String(contentsOf: fixtures.appendingPathComponent("breeds_with_more.json"), encoding: .utf8)
+      #expect(body == expected)
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func anEditedManifestIsReloaded() async throws {
+      let directory = try manifestDirectory()
+      let doppel = try DoppelProcess(["serve", directory.path, "--port", "0"])
+      let base = try await doppel.serverURL()
+      #expect(try await fetch(base.appendingPathComponent("new")).status == 404)
+      try Data(
+        #"{"stubs": [{"request": "GET /new", "response": {"text": "fresh", "status": 201}}]}"#.utf8
+      ).write(to: directory.appendingPathComponent("doppel.json"))
+      _ = try await doppel.line(containing: "Reloaded")
+      let (status, body) = try await fetch(base.appendingPathComponent("new"))
+      #expect(status == 201)
+      #expect(body == "fresh")
+
+      // A broken edit keeps the previous version serving.
+      try Data("{ not json".utf8).write(to: directory.appendingPathComponent("doppel.json"))
+      _ = try await doppel.errors.first { $0.contains("Not reloaded") }
+      #expect(try await fetch(base.appendingPathComponent("new")).status == 201)
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func badInputIsAClearErrorAndAFailingStatus() async throws {
+      let missing = try await DoppelProcess.run(["serve", "/nonexistent/doppel.json", "--port", "0"])
+      #expect(missing.status != 0)
+      #expect(missing.error.contains("/nonexistent/doppel.json: no such file or directory"))
+
+      let directory = try manifestDirectory()
+      let scenario = try await DoppelProcess.run(["serve", directory.path, "--scenario", "emty", "--port", "0"])
+      #expect(scenario.status != 0)
+      #expect(scenario.error.contains("there is no scenario \"emty\""))
+      #expect(scenario.error.contains("empty"))
+
+      let remote = try await DoppelProcess.run(["serve", directory.path, "--host", "0.0.0.0", "--port", "0"])
+      #expect(remote.status != 0)
+      #expect(remote.error.contains("--allow-remote"))
+
+      let nothing = try await DoppelProcess.run(["serve", "--port", "0"], directory: try temporaryDirectory())
+      #expect(nothing.status != 0)
+      #expect(nothing.error.contains("Nothing to serve"))
+
+      let port = try await DoppelProcess.run(["serve", "--port", "70000"])
+      #expect(port.status != 0)
+      #expect(port.error.contains("--port 70000 is not a TCP port"))
+    }
+
+    @Test func helpDescribesEveryCommand() async throws {
+      let help = try await DoppelProcess.run(["--help"])
+      #expect(help.status == 0)
+      for command in ["serve", "record", "lint"] { #expect(help.output.contains(command)) }
+      let serve = try await DoppelProcess.run(["serve", "--help"])
+      for option in [
+        "--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--no-watch",
+      ] {
+        #expect(serve.output.contains(option))
       }
-      """#.utf8
-    ).write(to: directory.appendingPathComponent("doppel.json"))
-    return directory
-  }
-
-  @Test func servesAManifestAndLogsEveryRequest() async throws {
-    let directory = try manifestDirectory()
-    let doppel = try DoppelProcess(["serve", directory.path, "--port", "0", "--no-watch"])
-    let base = try await doppel.serverURL()
-    #expect(try await doppel.line(containing: "Serving").contains("1 stub"))
-
-    let (status, body) = try await fetch(base.appendingPathComponent("breeds.json"))
-    #expect(status == 200)
-    #expect(body == #"[{"name": "Abyssinian"}]"#)
-    let matched = try await doppel.line(containing: "GET /breeds.json")
-    #expect(matched == #"GET /breeds.json → 200 (doppel.json:3 "breeds")"#)
-
-    let (missStatus, report) = try await fetch(base.appendingPathComponent("breed.json"))
-    #expect(missStatus == 404)
-    #expect(report.contains("No stub matched GET https://api.example.com/breed.json"))
-    let missed = try await doppel.line(containing: "GET /breed.json")
-    #expect(
-      missed.hasPrefix(
-        "GET /breed.json → 404, no stub matched (closest: GET https://api.example.com/breeds.json; path differs)"))
-
-    doppel.interrupt()
-    #expect(await doppel.waitForExit() == 0)
-    #expect(doppel.outputLines.last == "Stopped.")
-  }
-
-  @Test func aScenarioIsLayeredOverTheBaseStubs() async throws {
-    let directory = try manifestDirectory()
-    let doppel = try DoppelProcess(["serve", directory.path, "--scenario", "empty", "--port", "0", "--no-watch"])
-    let base = try await doppel.serverURL()
-    #expect(try await fetch(base.appendingPathComponent("breeds.json")).body == "[]")
-    doppel.interrupt()
-    #expect(await doppel.waitForExit() == 0)
-  }
-
-  @Test func servesTheCatFancyManifest() async throws {
-    let fixtures = packageRoot.appendingPathComponent("Examples/CatFancy/Sources/CatFancy/Fixtures")
-    let doppel = try DoppelProcess(["serve", fixtures.path, "--scenario", "withMore", "--port", "0", "--no-watch"])
-    let base = try await doppel.serverURL()
-    let (status, body) = try await fetch(base.appendingPathComponent("CatFancy/breeds.json"))
-    #expect(status == 200)
-    let expected = try String(contentsOf: fixtures.appendingPathComponent("breeds_with_more.json"), encoding: .utf8)
-    #expect(body == expected)
-    doppel.interrupt()
-    #expect(await doppel.waitForExit() == 0)
-  }
-
-  @Test func anEditedManifestIsReloaded() async throws {
-    let directory = try manifestDirectory()
-    let doppel = try DoppelProcess(["serve", directory.path, "--port", "0"])
-    let base = try await doppel.serverURL()
-    #expect(try await fetch(base.appendingPathComponent("new")).status == 404)
-    try Data(
-      #"{"stubs": [{"request": "GET /new", "response": {"text": "fresh", "status": 201}}]}"#.utf8
-    ).write(to: directory.appendingPathComponent("doppel.json"))
-    _ = try await doppel.line(containing: "Reloaded")
-    let (status, body) = try await fetch(base.appendingPathComponent("new"))
-    #expect(status == 201)
-    #expect(body == "fresh")
-
-    // A broken edit keeps the previous version serving.
-    try Data("{ not json".utf8).write(to: directory.appendingPathComponent("doppel.json"))
-    _ = try await doppel.errors.first { $0.contains("Not reloaded") }
-    #expect(try await fetch(base.appendingPathComponent("new")).status == 201)
-    doppel.interrupt()
-    #expect(await doppel.waitForExit() == 0)
-  }
-
-  @Test func badInputIsAClearErrorAndAFailingStatus() async throws {
-    let missing = try await DoppelProcess.run(["serve", "/nonexistent/doppel.json", "--port", "0"])
-    #expect(missing.status != 0)
-    #expect(missing.error.contains("/nonexistent/doppel.json: no such file or directory"))
-
-    let directory = try manifestDirectory()
-    let scenario = try await DoppelProcess.run(["serve", directory.path, "--scenario", "emty", "--port", "0"])
-    #expect(scenario.status != 0)
-    #expect(scenario.error.contains("there is no scenario \"emty\""))
-    #expect(scenario.error.contains("empty"))
-
-    let remote = try await DoppelProcess.run(["serve", directory.path, "--host", "0.0.0.0", "--port", "0"])
-    #expect(remote.status != 0)
-    #expect(remote.error.contains("--allow-remote"))
-
-    let nothing = try await DoppelProcess.run(["serve", "--port", "0"], directory: try temporaryDirectory())
-    #expect(nothing.status != 0)
-    #expect(nothing.error.contains("Nothing to serve"))
-
-    let port = try await DoppelProcess.run(["serve", "--port", "70000"])
-    #expect(port.status != 0)
-    #expect(port.error.contains("--port 70000 is not a TCP port"))
-  }
-
-  @Test func helpDescribesEveryCommand() async throws {
-    let help = try await DoppelProcess.run(["--help"])
-    #expect(help.status == 0)
-    for command in ["serve", "record", "lint"] { #expect(help.output.contains(command)) }
-    let serve = try await DoppelProcess.run(["serve", "--help"])
-    for option in ["--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--no-watch"] {
-      #expect(serve.output.contains(option))
     }
   }
-}
+#endif

@@ -1,281 +1,153 @@
-import AsyncHTTPClient
-import Doppel
-import DoppelServer
-import Foundation
-import NIOCore
-import NIOHTTP1
-import Testing
+#if Server
+  import Doppel
+  import DoppelServer
+  import Foundation
+  import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
 
-/// The same stubs over real HTTP, from URLSession's own HTTP stack and from AsyncHTTPClient.
-@Suite(.timeLimit(.minutes(1))) struct InteropTests {
-  struct Breed: Codable, Equatable {
-    let name: String
-  }
-
-  @Test func urlSessionGetsAStubbedResponse() async throws {
-    let backend = quietBackend()
-    backend.stub(
-      .get("/breeds.json"), .json([Breed(name: "Abyssinian")], headers: ["X-Total": "1", "Set-Cookie": "a=1"]))
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/breeds.json"))
-      #expect(response.statusCode == 200)
-      #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
-      #expect(response.value(forHTTPHeaderField: "X-Total") == "1")
-      #expect(try JSONDecoder().decode([Breed].self, from: Data(body.utf8)) == [Breed(name: "Abyssinian")])
+  /// The same stubs over real HTTP, from URLSession's own HTTP stack and from AsyncHTTPClient.
+  @Suite(.timeLimit(.minutes(1))) struct InteropTests {
+    struct Breed: Codable, Equatable {
+      let name: String
     }
-    #expect(backend.requests.count == 1)
-    #expect(backend.stubs[0].callCount == 1)
-  }
 
-  @Test func asyncHTTPClientGetsAStubbedResponse() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/breeds.json"), .text("hello", status: 201, headers: ["X-One": "1", "X-One": "2"]))
-    try await withStubServer(backend) { server in
-      let response = try await HTTPClient.shared.execute(
-        HTTPClientRequest(url: server.url("/breeds.json").absoluteString), timeout: .seconds(10))
-      #expect(response.status == .created)
-      #expect(response.headers["X-One"] == ["1", "2"])
-      #expect(response.headers["Content-Length"] == ["5"])
-      let body = try await response.body.collect(upTo: 1 << 20)
-      #expect(String(buffer: body) == "hello")
-    }
-  }
-
-  @Test func stubsForTheRealHostAnswerThroughTheServer() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("https://api.example.com/v1/breeds?page=2"), .text("page two"))
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/v1/breeds?page=2"))
-      #expect(response.statusCode == 200)
-      #expect(body == "page two")
-    }
-    #expect(backend.lastRequest?.url.absoluteString == "https://api.example.com/v1/breeds?page=2")
-  }
-
-  @Test func theHostHeaderChoosesAmongSeveralOrigins() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("https://api.example.com/who"), .text("api"))
-    backend.stub(.get("http://cdn.example.com:8080/who"), .text("cdn"))
-    try await withStubServer(backend) { server in
-      let (api, _) = try await fetch(server.url("/who"), headers: ["Host": "api.example.com"])
-      #expect(api == "api")
-      let (cdn, _) = try await fetch(server.url("/who"), headers: ["Host": "cdn.example.com"])
-      #expect(cdn == "cdn")
-    }
-  }
-
-  @Test func aFixedOriginMatchesEveryRequestAsThatOrigin() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("https://api.example.com/who"), .text("api"))
-    backend.stub(.get("https://other.example.com/who"), .text("other"))
-    var configuration = StubServer.Configuration()
-    configuration.origin = .fixed(URL(string: "https://other.example.com/ignored/path")!)
-    try await withStubServer(backend, configuration: configuration) { server in
-      let body = try await fetch(server.url("/who")).body
-      #expect(body == "other")
-    }
-  }
-
-  @Test func uploadsReachTheMatchersAndTheJournal() async throws {
-    let backend = quietBackend()
-    backend.stub(.post("/orders") && .jsonBody(["sku": "A1"]), .status(201))
-    backend.stub(.put("/files/big") && .header("Content-Type", "application/octet-stream"), .status(204))
-    let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-    try await withStubServer(backend) { server in
-      var order = URLRequest(url: server.url("/orders"))
-      order.httpMethod = "POST"
-      order.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      let (_, created) = try await realSession.upload(for: order, from: Data(#"{"sku":"A1"}"#.utf8))
-      #expect((created as? HTTPURLResponse)?.statusCode == 201)
-
-      var upload = HTTPClientRequest(url: server.url("/files/big").absoluteString)
-      upload.method = .PUT
-      upload.headers.add(name: "Content-Type", value: "application/octet-stream")
-      upload.body = .bytes(ByteBuffer(bytes: big))
-      let response = try await HTTPClient.shared.execute(upload, timeout: .seconds(10))
-      #expect(response.status == .noContent)
-    }
-    #expect(backend.requests.map(\.method) == [.post, .put])
-    #expect(backend.requests[1].body == big)
-  }
-
-  @Test func chunkedUploadsArriveWhole() async throws {
-    let backend = quietBackend()
-    backend.stub(.post("/stream")) { request in .text("got \(request.body?.count ?? 0)") }
-    try await withStubServer(backend) { server in
-      var upload = HTTPClientRequest(url: server.url("/stream").absoluteString)
-      upload.method = .POST
-      let pieces = (0..<10).map { ByteBuffer(repeating: UInt8(65 + $0), count: 1_000) }
-      upload.body = .stream(pieces.async, length: .unknown)
-      let response = try await HTTPClient.shared.execute(upload, timeout: .seconds(10))
-      #expect(String(buffer: try await response.body.collect(upTo: 1 << 20)) == "got 10000")
-    }
-  }
-
-  @Test func downloadsWriteTheBodyToAFile() async throws {
-    let backend = quietBackend()
-    let payload = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
-    backend.stub(.get("/files/report.bin"), .data(payload))
-    try await withStubServer(backend) { server in
-      let url = server.url("/files/report.bin")
-      let saved: Data = try await withCheckedThrowingContinuation { continuation in
-        realSession.downloadTask(with: url) { location, _, error in
-          if let error {
-            continuation.resume(throwing: error)
-          } else if let location {
-            continuation.resume(with: Result { try Data(contentsOf: location) })
-          } else {
-            continuation.resume(throwing: URLError(.cannotCreateFile))
-          }
-        }.resume()
+    @Test func urlSessionGetsAStubbedResponse() async throws {
+      let backend = quietBackend()
+      backend.stub(
+        .get("/breeds.json"), .json([Breed(name: "Abyssinian")], headers: ["X-Total": "1", "Set-Cookie": "a=1"]))
+      try await withStubServer(backend) { server in
+        let (body, response) = try await fetch(server.url("/breeds.json"))
+        #expect(response.statusCode == 200)
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(response.value(forHTTPHeaderField: "X-Total") == "1")
+        #expect(try JSONDecoder().decode([Breed].self, from: Data(body.utf8)) == [Breed(name: "Abyssinian")])
       }
-      #expect(saved == payload)
+      #expect(backend.requests.count == 1)
+      #expect(backend.stubs[0].callCount == 1)
     }
-  }
 
-  @Test func redirectsAreFollowedByTheClient() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/old"), .redirect(to: "/new", status: 301))
-    backend.stub(.get("/new"), .text("moved here"))
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/old"))
-      #expect(body == "moved here")
-      #expect(response.url?.path == "/new")
-
-      let client = try await HTTPClient.shared.execute(
-        HTTPClientRequest(url: server.url("/old").absoluteString), timeout: .seconds(10))
-      #expect(String(buffer: try await client.body.collect(upTo: 1 << 20)) == "moved here")
+    @Test func stubsForTheRealHostAnswerThroughTheServer() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("https://api.example.com/v1/breeds?page=2"), .text("page two"))
+      try await withStubServer(backend) { server in
+        let (body, response) = try await fetch(server.url("/v1/breeds?page=2"))
+        #expect(response.statusCode == 200)
+        #expect(body == "page two")
+      }
+      #expect(backend.lastRequest?.url.absoluteString == "https://api.example.com/v1/breeds?page=2")
     }
-    // Each hop is a request of its own over HTTP: the server does not follow redirects itself.
-    #expect(backend.requests.map(\.path) == ["/old", "/new", "/old", "/new"])
-  }
 
-  @Test func headRequestsGetTheLengthWithoutABody() async throws {
-    let backend = quietBackend()
-    backend.stub(.head("/file") || .get("/file"), .text("twelve bytes"))
-    try await withStubServer(backend) { server in
-      var head = HTTPClientRequest(url: server.url("/file").absoluteString)
-      head.method = .HEAD
-      let response = try await HTTPClient.shared.execute(head, timeout: .seconds(10))
-      #expect(response.headers["Content-Length"] == ["12"])
-      #expect(try await response.body.collect(upTo: 1 << 20).readableBytes == 0)
-      // The connection is still in step for the next request.
-      let next = try await HTTPClient.shared.execute(
-        HTTPClientRequest(url: server.url("/file").absoluteString), timeout: .seconds(10))
-      #expect(String(buffer: try await next.body.collect(upTo: 1 << 20)) == "twelve bytes")
+    @Test func theHostHeaderChoosesAmongSeveralOrigins() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("https://api.example.com/who"), .text("api"))
+      backend.stub(.get("http://cdn.example.com:8080/who"), .text("cdn"))
+      try await withStubServer(backend) { server in
+        let (api, _) = try await fetch(server.url("/who"), headers: ["Host": "api.example.com"])
+        #expect(api == "api")
+        let (cdn, _) = try await fetch(server.url("/who"), headers: ["Host": "cdn.example.com"])
+        #expect(cdn == "cdn")
+      }
     }
-  }
 
-  @Test func anUnmatchedRequestGetsTheNearMissReport() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/breeds.json"), .text("ok"), name: "breeds")
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/breed.json"))
-      #expect(response.statusCode == 404)
-      #expect(response.value(forHTTPHeaderField: "X-Doppel-Unmatched") == "1")
-      #expect(body.contains("No stub matched GET"))
-      #expect(body.contains("/breed.json"))
-      #expect(body.contains("\"breeds\""))
-      #expect(body.contains("✗ path"))
+    @Test func aFixedOriginMatchesEveryRequestAsThatOrigin() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("https://api.example.com/who"), .text("api"))
+      backend.stub(.get("https://other.example.com/who"), .text("other"))
+      var configuration = StubServer.Configuration()
+      configuration.origin = .fixed(URL(string: "https://other.example.com/ignored/path")!)
+      try await withStubServer(backend, configuration: configuration) { server in
+        let body = try await fetch(server.url("/who")).body
+        #expect(body == "other")
+      }
     }
-    #expect(backend.unmatchedRequests.count == 1)
-    #expect(backend.verify().count == 1)
-  }
 
-  @Test func theUnmatchedStatusCanBeChanged() async throws {
-    var configuration = StubServer.Configuration()
-    configuration.unmatchedStatus = 501
-    try await withStubServer(quietBackend(), configuration: configuration) { server in
-      let (body, response) = try await fetch(server.url("/anything"))
-      #expect(response.statusCode == 501)
-      #expect(body.contains("The backend has no stubs."))
-    }
-  }
-
-  @Test func theUnmatchedPolicyStillDecides() async throws {
-    let backend = Backend(unmatched: .respond(.text("fallback", status: 418)), issueReporter: .ignore)
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/anything"))
-      #expect(response.statusCode == 418)
-      #expect(body == "fallback")
-    }
-  }
-
-  @Test func closureStubsSeePathParameters() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/users/{id}")) { request in .json(["id": request.pathParameters["id"] ?? ""]) }
-    try await withStubServer(backend) { server in
-      let body = try await fetch(server.url("/users/42")).body
-      #expect(body == #"{"id":"42"}"#)
-    }
-  }
-
-  @Test func aStubProblemIsA500ThatSaysWhatIsWrong() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/missing"), .file(URL(fileURLWithPath: "/nonexistent/fixture.json")))
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/missing"))
-      #expect(response.statusCode == 500)
-      #expect(body.contains("/nonexistent/fixture.json"))
-    }
-  }
-
-  @Test func anInterimStatusIsA500() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/early"), .status(103))
-    try await withStubServer(backend) { server in
-      let (body, response) = try await fetch(server.url("/early"))
-      #expect(response.statusCode == 500)
-      #expect(body.contains("status 103"))
-    }
-  }
-
-  @Test func manyConcurrentRequestsOnKeptAliveConnections() async throws {
-    let backend = quietBackend()
-    for index in 0..<100 { backend.stub(.get("/items/\(index)"), .text("item \(index)")) }
-    try await withStubServer(backend) { server in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for index in 0..<200 {
-          group.addTask {
-            let response = try await HTTPClient.shared.execute(
-              HTTPClientRequest(url: server.url("/items/\(index % 100)").absoluteString), timeout: .seconds(20))
-            let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            #expect(body == "item \(index % 100)")
-          }
+    @Test func downloadsWriteTheBodyToAFile() async throws {
+      let backend = quietBackend()
+      let payload = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+      backend.stub(.get("/files/report.bin"), .data(payload))
+      try await withStubServer(backend) { server in
+        let url = server.url("/files/report.bin")
+        let saved: Data = try await withCheckedThrowingContinuation { continuation in
+          realSession.downloadTask(with: url) { location, _, error in
+            if let error {
+              continuation.resume(throwing: error)
+            } else if let location {
+              continuation.resume(with: Result { try Data(contentsOf: location) })
+            } else {
+              continuation.resume(throwing: URLError(.cannotCreateFile))
+            }
+          }.resume()
         }
-        try await group.waitForAll()
+        #expect(saved == payload)
       }
     }
-    #expect(backend.requests.count == 200)
-  }
 
-  @Test func theServerListensOnIPv6Loopback() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/six"), .text("six"))
-    let server: StubServer
-    do {
-      server = try await StubServer.start(serving: backend, host: "::1")
-    } catch {
-      return  // no IPv6 on this machine
+    @Test func anUnmatchedRequestGetsTheNearMissReport() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/breeds.json"), .text("ok"), name: "breeds")
+      try await withStubServer(backend) { server in
+        let (body, response) = try await fetch(server.url("/breed.json"))
+        #expect(response.statusCode == 404)
+        #expect(response.value(forHTTPHeaderField: "X-Doppel-Unmatched") == "1")
+        #expect(body.contains("No stub matched GET"))
+        #expect(body.contains("/breed.json"))
+        #expect(body.contains("\"breeds\""))
+        #expect(body.contains("✗ path"))
+      }
+      #expect(backend.unmatchedRequests.count == 1)
+      #expect(backend.verify().count == 1)
     }
-    #expect(server.baseURL.absoluteString.hasPrefix("http://[::1]:"))
-    let response = try await HTTPClient.shared.execute(
-      HTTPClientRequest(url: server.url("/six").absoluteString), timeout: .seconds(10))
-    #expect(String(buffer: try await response.body.collect(upTo: 1024)) == "six")
-    await server.shutdown()
-  }
-}
 
-extension Array where Element: Sendable {
-  /// The elements as an async sequence.
-  fileprivate var async: AsyncStream<Element> {
-    AsyncStream { continuation in
-      for element in self { continuation.yield(element) }
-      continuation.finish()
+    @Test func theUnmatchedStatusCanBeChanged() async throws {
+      var configuration = StubServer.Configuration()
+      configuration.unmatchedStatus = 501
+      try await withStubServer(quietBackend(), configuration: configuration) { server in
+        let (body, response) = try await fetch(server.url("/anything"))
+        #expect(response.statusCode == 501)
+        #expect(body.contains("The backend has no stubs."))
+      }
     }
+
+    @Test func theUnmatchedPolicyStillDecides() async throws {
+      let backend = Backend(unmatched: .respond(.text("fallback", status: 418)), issueReporter: .ignore)
+      try await withStubServer(backend) { server in
+        let (body, response) = try await fetch(server.url("/anything"))
+        #expect(response.statusCode == 418)
+        #expect(body == "fallback")
+      }
+    }
+
+    @Test func closureStubsSeePathParameters() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/users/{id}")) { request in .json(["id": request.pathParameters["id"] ?? ""]) }
+      try await withStubServer(backend) { server in
+        let body = try await fetch(server.url("/users/42")).body
+        #expect(body == #"{"id":"42"}"#)
+      }
+    }
+
+    @Test func aStubProblemIsA500ThatSaysWhatIsWrong() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/missing"), .file(URL(fileURLWithPath: "/nonexistent/fixture.json")))
+      try await withStubServer(backend) { server in
+        let (body, response) = try await fetch(server.url("/missing"))
+        #expect(response.statusCode == 500)
+        #expect(body.contains("/nonexistent/fixture.json"))
+      }
+    }
+
+    @Test func anInterimStatusIsA500() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/early"), .status(103))
+      try await withStubServer(backend) { server in
+        let (body, response) = try await fetch(server.url("/early"))
+        #expect(response.statusCode == 500)
+        #expect(body.contains("status 103"))
+      }
+    }
+
   }
-}
+#endif

@@ -1,260 +1,199 @@
-import AsyncHTTPClient
-import Doppel
-import DoppelServer
-import Foundation
-import NIOCore
-import Testing
+#if Server
+  import Doppel
+  import DoppelServer
+  import Foundation
+  import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
 
-/// Delays and pacing on the backend's clock, and faults on the connection itself.
-@Suite(.timeLimit(.minutes(1))) struct TimingAndFaultTests {
-  @Test func aDelayedResponseWaitsForTheBackendsClock() async throws {
-    let clock = ManualClock()
-    let backend = quietBackend(clock: clock)
-    backend.stub(.get("/slow"), .text("late").delayed(by: .seconds(30)))
-    try await withStubServer(backend) { server in
-      let done = Flag()
-      let url = server.url("/slow")
-      let load = Task {
-        let result = try await fetch(url)
-        done.set()
-        return result.body
-      }
-      await clock.waitForSleepers()
-      #expect(!done.isSet)
-      #expect(backend.requests.count == 1)
-      clock.advance(by: .seconds(30))
-      let body = try await load.value
-      #expect(body == "late")
-    }
-  }
-
-  @Test func chunksArriveOneByOneAsTheClockAdvances() async throws {
-    let clock = ManualClock()
-    let backend = quietBackend(clock: clock)
-    backend.stub(.get("/stream"), Response.text("aabbcc").chunked(size: 2, every: .seconds(1)))
-    try await withStubServer(backend) { server in
-      let response = try await HTTPClient.shared.execute(
-        HTTPClientRequest(url: server.url("/stream").absoluteString), timeout: .seconds(10))
-      #expect(response.headers["Content-Length"] == ["6"])
-      var pieces = response.body.makeAsyncIterator()
-      var received = ""
-      // The first piece comes with the head.
-      while received.count < 2, let piece = try await pieces.next() { received += String(buffer: piece) }
-      #expect(received == "aa")
-      for expected in ["aabb", "aabbcc"] {
+  /// Delays and pacing on the backend's clock, and faults on the connection itself.
+  @Suite(.timeLimit(.minutes(1))) struct TimingAndFaultTests {
+    @Test func aDelayedResponseWaitsForTheBackendsClock() async throws {
+      let clock = ManualClock()
+      let backend = quietBackend(clock: clock)
+      backend.stub(.get("/slow"), .text("late").delayed(by: .seconds(30)))
+      try await withStubServer(backend) { server in
+        let done = Flag()
+        let url = server.url("/slow")
+        let load = Task {
+          let result = try await fetch(url)
+          done.set()
+          return result.body
+        }
         await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))
-        while received.count < expected.count, let piece = try await pieces.next() { received += String(buffer: piece) }
-        #expect(received == expected)
+        #expect(!done.isSet)
+        #expect(backend.requests.count == 1)
+        clock.advance(by: .seconds(30))
+        let body = try await load.value
+        #expect(body == "late")
       }
-      #expect(try await pieces.next() == nil)
     }
-  }
 
-  @Test func aChunkedTransferEncodingIsHonoured() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/chunked"), .text("streamed", headers: ["Transfer-Encoding": "chunked"]))
-    try await withStubServer(backend) { server in
+    @Test func aChunkedTransferEncodingIsHonoured() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/chunked"), .text("streamed", headers: ["Transfer-Encoding": "chunked"]))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        try await connection.send("GET /chunked HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (bytes, end) = try await connection.readUntilEnd()
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(end == .closed)
+        #expect(text.lowercased().contains("transfer-encoding: chunked"))
+        #expect(!text.lowercased().contains("content-length"))
+        #expect(text.hasSuffix("8\r\nstreamed\r\n0\r\n\r\n"))
+      }
+    }
+
+    @Test func aRealClockDelayIsNotShortened() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/slow"), .text("late").delayed(by: .milliseconds(120)))
+      try await withStubServer(backend) { server in
+        let start = ContinuousClock.now
+        let body = try await fetch(server.url("/slow")).body
+        #expect(body == "late")
+        #expect(ContinuousClock.now - start >= .milliseconds(120))
+      }
+    }
+
+    @Test func droppingAChunkedBodyClosesMidBody() async throws {
+      let backend = quietBackend()
+      backend.stub(
+        .get("/cut"),
+        Response.text("0123456789", headers: ["Transfer-Encoding": "chunked"]).droppingConnection(afterBytes: 4))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        try await connection.send("GET /cut HTTP/1.1\r\nHost: x\r\n\r\n")
+        let (bytes, end) = try await connection.readUntilEnd()
+        #expect(end == .closed)
+        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("4\r\n0123\r\n"))
+      }
+    }
+
+    @Test func resettingTheConnectionResetsIt() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/reset"), .resettingConnection)
+      backend.stub(.get("/fine"), .text("fine"))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        try await connection.send("GET /reset HTTP/1.1\r\nHost: x\r\n\r\n")
+        let (bytes, end) = try await connection.readUntilEnd()
+        #expect(bytes.isEmpty)
+        #expect(end == .reset)
+
+        await #expect(throws: (any Error).self) { _ = try await fetch(server.url("/reset")) }
+        #expect(try await fetch(server.url("/fine")).body == "fine")
+      }
+    }
+
+    @Test func inProcessCallersSeeAResetAsALostConnection() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("https://api.example.com/reset"), .resettingConnection)
+      let request = URLRequest(url: URL(string: "https://api.example.com/reset")!)
+      for attempt in [
+        { _ = try await backend.respond(to: request) },
+        { _ = try await backend.session.data(for: request) },
+      ] as [@Sendable () async throws -> Void] {
+        do {
+          try await attempt()
+          Issue.record("expected URLError(.networkConnectionLost)")
+        } catch let error as URLError {
+          #expect(error.code == .networkConnectionLost)
+        }
+      }
+    }
+
+    @Test func aNetworkErrorStubResetsTheConnection() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/offline"), .error(.notConnectedToInternet))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        try await connection.send("GET /offline HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await connection.readUntilEnd().end == .reset)
+      }
+    }
+
+    @Test func aLostConnectionStubClosesWithoutAResponse() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/lost"), .error(.networkConnectionLost))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        try await connection.send("GET /lost HTTP/1.1\r\nHost: x\r\n\r\n")
+        let (bytes, end) = try await connection.readUntilEnd()
+        #expect(bytes.isEmpty)
+        #expect(end == .closed)
+      }
+    }
+
+    @Test func shutdownClosesAConnectionWaitingForever() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/never"), .never)
+      let server = try await StubServer.start(serving: backend)
       let connection = try await RawConnection.connect(port: server.port)
-      try await connection.send("GET /chunked HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-      let (bytes, end) = try await connection.readUntilEnd()
-      let text = String(decoding: bytes, as: UTF8.self)
-      #expect(end == .closed)
-      #expect(text.lowercased().contains("transfer-encoding: chunked"))
-      #expect(!text.lowercased().contains("content-length"))
-      #expect(text.hasSuffix("8\r\nstreamed\r\n0\r\n\r\n"))
-    }
-  }
-
-  @Test func aRealClockDelayIsNotShortened() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/slow"), .text("late").delayed(by: .milliseconds(120)))
-    try await withStubServer(backend) { server in
+      try await connection.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+      let reading = Task { try await connection.readUntilEnd() }
+      // The request reached the backend before shutdown starts.
+      while backend.requests.isEmpty { await Task.yield() }
       let start = ContinuousClock.now
-      let body = try await fetch(server.url("/slow")).body
-      #expect(body == "late")
-      #expect(ContinuousClock.now - start >= .milliseconds(120))
+      await server.shutdown()
+      #expect(ContinuousClock.now - start < .seconds(4))
+      #expect(try await reading.value.end == .closed)
     }
-  }
 
-  @Test func droppingTheConnectionTruncatesTheBodyAgainstItsLength() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/cut"), Response.text(String(repeating: "x", count: 100)).droppingConnection(afterBytes: 10))
-    try await withStubServer(backend) { server in
-      let connection = try await RawConnection.connect(port: server.port)
-      try await connection.send("GET /cut HTTP/1.1\r\nHost: x\r\n\r\n")
-      let (bytes, end) = try await connection.readUntilEnd()
-      let text = String(decoding: bytes, as: UTF8.self)
-      #expect(end == .closed)
-      #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
-      #expect(text.lowercased().contains("content-length: 100\r\n"))
-      #expect(text.hasSuffix("\r\n\r\n" + String(repeating: "x", count: 10)))
+    @Test func shutdownLetsAResponseInProgressFinish() async throws {
+      let clock = ManualClock()
+      let backend = quietBackend(clock: clock)
+      backend.stub(.get("/slow"), .text("finished").delayed(by: .seconds(5)))
+      let server = try await StubServer.start(serving: backend)
+      let url = server.url("/slow")
+      let load = Task { try await fetch(url) }
+      await clock.waitForSleepers()
+      let stopping = Task { await server.shutdown() }
+      // Shutdown waits; advancing the clock lets the response go out.
+      clock.advance(by: .seconds(5))
+      let (body, response) = try await load.value
+      #expect(body == "finished")
+      #expect(response.statusCode == 200)
+      await stopping.value
+      #expect(server.openConnectionCount == 0)
+      await #expect(throws: (any Error).self) { _ = try await fetch(url) }
+    }
 
-      await #expect(throws: (any Error).self) {
-        _ = try await fetch(server.url("/cut"))
+    @Test func withStubServerShutsDownWhenTheBodyThrows() async throws {
+      struct Boom: Error {}
+      let port = Locked(0)
+      await #expect(throws: Boom.self) {
+        try await withStubServer(quietBackend()) { server in
+          port.withLock { $0 = server.port }
+          throw Boom()
+        }
       }
-      await #expect(throws: (any Error).self) {
-        let response = try await HTTPClient.shared.execute(
-          HTTPClientRequest(url: server.url("/cut").absoluteString), timeout: .seconds(10))
-        _ = try await response.body.collect(upTo: 1 << 20)
+      let url = URL(string: "http://127.0.0.1:\(port.withLock { $0 })/")!
+      await #expect(throws: (any Error).self) { _ = try await fetch(url) }
+    }
+
+    @Test func aNonLoopbackAddressNeedsPermission() async throws {
+      await #expect {
+        _ = try await StubServer.start(serving: quietBackend(), host: "0.0.0.0")
+      } throws: { error in
+        "\(error)".contains("not a loopback address") && "\(error)".contains("allowsNonLoopback")
       }
+      var configuration = StubServer.Configuration()
+      configuration.allowsNonLoopback = true
+      let server = try await StubServer.start(serving: quietBackend(), host: "0.0.0.0", configuration: configuration)
+      #expect(server.port > 0)
+      await server.shutdown()
     }
-  }
 
-  @Test func droppingAChunkedBodyClosesMidBody() async throws {
-    let backend = quietBackend()
-    backend.stub(
-      .get("/cut"),
-      Response.text("0123456789", headers: ["Transfer-Encoding": "chunked"]).droppingConnection(afterBytes: 4))
-    try await withStubServer(backend) { server in
-      let connection = try await RawConnection.connect(port: server.port)
-      try await connection.send("GET /cut HTTP/1.1\r\nHost: x\r\n\r\n")
-      let (bytes, end) = try await connection.readUntilEnd()
-      #expect(end == .closed)
-      #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("4\r\n0123\r\n"))
-    }
-  }
-
-  @Test func resettingTheConnectionResetsIt() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/reset"), .resettingConnection)
-    backend.stub(.get("/fine"), .text("fine"))
-    try await withStubServer(backend) { server in
-      let connection = try await RawConnection.connect(port: server.port)
-      try await connection.send("GET /reset HTTP/1.1\r\nHost: x\r\n\r\n")
-      let (bytes, end) = try await connection.readUntilEnd()
-      #expect(bytes.isEmpty)
-      #expect(end == .reset)
-
-      await #expect(throws: (any Error).self) { _ = try await fetch(server.url("/reset")) }
-      #expect(try await fetch(server.url("/fine")).body == "fine")
-    }
-  }
-
-  @Test func inProcessCallersSeeAResetAsALostConnection() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("https://api.example.com/reset"), .resettingConnection)
-    let request = URLRequest(url: URL(string: "https://api.example.com/reset")!)
-    for attempt in [
-      { _ = try await backend.respond(to: request) },
-      { _ = try await backend.session.data(for: request) },
-    ] as [@Sendable () async throws -> Void] {
-      do {
-        try await attempt()
-        Issue.record("expected URLError(.networkConnectionLost)")
-      } catch let error as URLError {
-        #expect(error.code == .networkConnectionLost)
-      }
-    }
-  }
-
-  @Test func aNetworkErrorStubResetsTheConnection() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/offline"), .error(.notConnectedToInternet))
-    try await withStubServer(backend) { server in
-      let connection = try await RawConnection.connect(port: server.port)
-      try await connection.send("GET /offline HTTP/1.1\r\nHost: x\r\n\r\n")
-      #expect(try await connection.readUntilEnd().end == .reset)
-    }
-  }
-
-  @Test func aLostConnectionStubClosesWithoutAResponse() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/lost"), .error(.networkConnectionLost))
-    try await withStubServer(backend) { server in
-      let connection = try await RawConnection.connect(port: server.port)
-      try await connection.send("GET /lost HTTP/1.1\r\nHost: x\r\n\r\n")
-      let (bytes, end) = try await connection.readUntilEnd()
-      #expect(bytes.isEmpty)
-      #expect(end == .closed)
-    }
-  }
-
-  @Test func aResponseThatNeverComesLeavesTheClientToTimeOut() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/never"), .never)
-    backend.stub(.get("/timeout"), .error(.timedOut))
-    try await withStubServer(backend) { server in
-      for path in ["/never", "/timeout"] {
-        await #expect(throws: HTTPClientError.deadlineExceeded) {
-          _ = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: server.url(path).absoluteString), deadline: .now() + .milliseconds(300))
+    @Test func aPortInUseIsAClearError() async throws {
+      try await withStubServer(quietBackend()) { server in
+        await #expect {
+          _ = try await StubServer.start(serving: quietBackend(), port: server.port)
+        } throws: { error in
+          "\(error)".contains("Cannot listen on 127.0.0.1 port \(server.port)")
         }
       }
     }
   }
-
-  @Test func shutdownClosesAConnectionWaitingForever() async throws {
-    let backend = quietBackend()
-    backend.stub(.get("/never"), .never)
-    let server = try await StubServer.start(serving: backend)
-    let connection = try await RawConnection.connect(port: server.port)
-    try await connection.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
-    let reading = Task { try await connection.readUntilEnd() }
-    // The request reached the backend before shutdown starts.
-    while backend.requests.isEmpty { await Task.yield() }
-    let start = ContinuousClock.now
-    await server.shutdown()
-    #expect(ContinuousClock.now - start < .seconds(4))
-    #expect(try await reading.value.end == .closed)
-  }
-
-  @Test func shutdownLetsAResponseInProgressFinish() async throws {
-    let clock = ManualClock()
-    let backend = quietBackend(clock: clock)
-    backend.stub(.get("/slow"), .text("finished").delayed(by: .seconds(5)))
-    let server = try await StubServer.start(serving: backend)
-    let url = server.url("/slow")
-    let load = Task { try await fetch(url) }
-    await clock.waitForSleepers()
-    let stopping = Task { await server.shutdown() }
-    // Shutdown waits; advancing the clock lets the response go out.
-    clock.advance(by: .seconds(5))
-    let (body, response) = try await load.value
-    #expect(body == "finished")
-    #expect(response.statusCode == 200)
-    await stopping.value
-    #expect(server.openConnectionCount == 0)
-    await #expect(throws: (any Error).self) { _ = try await fetch(url) }
-  }
-
-  @Test func withStubServerShutsDownWhenTheBodyThrows() async throws {
-    struct Boom: Error {}
-    let port = Locked(0)
-    await #expect(throws: Boom.self) {
-      try await withStubServer(quietBackend()) { server in
-        port.withLock { $0 = server.port }
-        throw Boom()
-      }
-    }
-    let url = URL(string: "http://127.0.0.1:\(port.withLock { $0 })/")!
-    await #expect(throws: (any Error).self) { _ = try await fetch(url) }
-  }
-
-  @Test func aNonLoopbackAddressNeedsPermission() async throws {
-    await #expect {
-      _ = try await StubServer.start(serving: quietBackend(), host: "0.0.0.0")
-    } throws: { error in
-      "\(error)".contains("not a loopback address") && "\(error)".contains("allowsNonLoopback")
-    }
-    var configuration = StubServer.Configuration()
-    configuration.allowsNonLoopback = true
-    let server = try await StubServer.start(serving: quietBackend(), host: "0.0.0.0", configuration: configuration)
-    #expect(server.port > 0)
-    await server.shutdown()
-  }
-
-  @Test func aPortInUseIsAClearError() async throws {
-    try await withStubServer(quietBackend()) { server in
-      await #expect {
-        _ = try await StubServer.start(serving: quietBackend(), port: server.port)
-      } throws: { error in
-        "\(error)".contains("Cannot listen on 127.0.0.1 port \(server.port)")
-      }
-    }
-  }
-}
+#endif

@@ -1,0 +1,190 @@
+import Doppel
+import DoppelServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A URLSession on the real HTTP stack (no URLProtocol of Doppel's anywhere).
+let realSession = URLSession(configuration: .ephemeral)
+
+/// A quiet backend for tests.
+func quietBackend(clock: any Clock<Duration> = ContinuousClock()) -> Backend {
+  Backend(issueReporter: .ignore, clock: clock)
+}
+
+extension StubServer {
+  /// `baseURL` + `path` (which starts with `/` and may hold a query).
+  func url(_ path: String) -> URL { URL(string: baseURL.absoluteString + path)! }
+}
+
+/// Sends a request through the real URLSession stack.
+func fetch(
+  _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil
+) async throws -> (body: String, response: HTTPURLResponse) {
+  var request = URLRequest(url: url)
+  request.httpMethod = method
+  for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+  request.httpBody = body
+  let (data, response) = try await realSession.data(for: request)
+  return (String(decoding: data, as: UTF8.self), try #require(response as? HTTPURLResponse))
+}
+
+/// A flag a test can read while a request is in flight.
+final class Flag: Sendable {
+  private let value = Locked(false)
+  func set() { value.withLock { $0 = true } }
+  var isSet: Bool { value.withLock { $0 } }
+}
+
+/// Runs blocking work on a thread of its own, so that the cooperative pool is never blocked.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread.detachNewThread {
+      continuation.resume(with: Result { try work() })
+    }
+  }
+}
+
+#if canImport(Glibc)
+  /// A plain TCP connection to the server, for sending what no HTTP client would.
+  final class RawConnection: Sendable {
+    private let descriptor: Int32
+    private let isClosed = Locked(false)
+
+    enum End: Equatable, Sendable {
+      /// The server closed the connection (FIN).
+      case closed
+      /// The server reset the connection (RST).
+      case reset
+      /// Nothing more arrived for the read timeout, the connection still open.
+      case timedOut
+    }
+
+    struct SocketError: Error, CustomStringConvertible {
+      let description: String
+    }
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds of silence.
+    static func connect(port: Int, timeout: Int = 10) async throws -> RawConnection {
+      try await blocking {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw SocketError(description: "socket: errno \(errno)") }
+        var time = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+          }
+        }
+        guard result == 0 else {
+          _ = Glibc.close(descriptor)
+          throw SocketError(description: "connect: errno \(errno)")
+        }
+        return RawConnection(descriptor: descriptor)
+      }
+    }
+
+    /// Sends bytes; a connection the server already closed is not an error here.
+    func send(_ bytes: [UInt8]) async throws {
+      let descriptor = descriptor
+      try await blocking {
+        var offset = 0
+        while offset < bytes.count {
+          let sent = bytes[offset...].withUnsafeBytes {
+            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+          }
+          if sent < 0 {
+            if errno == EPIPE || errno == ECONNRESET { return }
+            throw SocketError(description: "send: errno \(errno)")
+          }
+          offset += sent
+        }
+      }
+    }
+
+    func send(_ text: String) async throws { try await send(Array(text.utf8)) }
+
+    /// Reads until the server closes, resets, or goes quiet.
+    func readUntilEnd() async throws -> (bytes: [UInt8], end: End) {
+      let descriptor = descriptor
+      return try await blocking {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+          let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+          if count > 0 {
+            bytes += buffer[..<count]
+          } else if count == 0 {
+            return (bytes, .closed)
+          } else if errno == ECONNRESET {
+            return (bytes, .reset)
+          } else if errno == EAGAIN || errno == EWOULDBLOCK {
+            return (bytes, .timedOut)
+          } else {
+            throw SocketError(description: "recv: errno \(errno)")
+          }
+        }
+      }
+    }
+
+    /// Reads one response with a `Content-Length` body: its head as text and its body.
+    func readResponse() async throws -> (head: String, body: String)? {
+      let descriptor = descriptor
+      return try await blocking {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while !bytes.ends(with: [13, 10, 13, 10]) {
+          let count = recv(descriptor, &byte, 1, 0)
+          guard count == 1 else { return nil }
+          bytes.append(byte)
+        }
+        let head = String(decoding: bytes, as: UTF8.self)
+        let length =
+          head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+          .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        var body = [UInt8](repeating: 0, count: length)
+        var received = 0
+        while received < length {
+          let count = body[received...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+          guard count > 0 else { break }
+          received += count
+        }
+        return (head, String(decoding: body[..<received], as: UTF8.self))
+      }
+    }
+
+    /// Closes the connection (once).
+    func close() {
+      let first = isClosed.withLock { closed in
+        defer { closed = true }
+        return !closed
+      }
+      if first { _ = Glibc.close(descriptor) }
+    }
+
+    deinit { close() }
+  }
+#endif
+
+extension Array where Element == UInt8 {
+  fileprivate func ends(with suffix: [UInt8]) -> Bool {
+    count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+  }
+}
+
+/// The first line of an HTTP response: `HTTP/1.1 200 OK`.
+func statusLine(_ bytes: [UInt8]) -> String {
+  String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+}
