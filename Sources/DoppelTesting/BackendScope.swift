@@ -24,7 +24,11 @@ final class BackendScope: Sendable {
     var isFinished = false
   }
 
-  init(unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, location: CodeLocation) {
+  init(
+    unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+    clock: any Clock<Duration> = ContinuousClock(), location: CodeLocation,
+    lateIssues: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+  ) {
     let collected = Locked(Collected())
     self.collected = collected
     self.location = location
@@ -37,22 +41,34 @@ final class BackendScope: Sendable {
           return false
         }
         if late {
-          FileHandle.standardError.write(Data("Doppel: after the test ended: \(issue)\n".utf8))
+          lateIssues("Doppel: after the test ended: \(issue)\n")
         }
-      })
+      }, clock: clock)
     backend.requiresAllStubsUsed = requireAllStubsUsed
   }
 
-  /// Ends the scope and returns the test's failures, each with a location. Issues the backend reports afterwards go to standard error.
-  func finish() -> [DoppelIssue] {
+  /// Ends the scope and returns the test's failures, each with a location. Issues the backend
+  /// reports afterwards go to standard error.
+  func finish() -> [DoppelIssue] { finish(thrown: nil).issues }
+
+  /// Ends the scope after the test threw `thrown` (or returned, when `nil`) and returns the test's
+  /// failures, each with a location, and the index of the issue that `thrown` is the error of, when
+  /// it is an unmatched request this scope reports (then the error need not be reported itself).
+  ///
+  /// An unmatched request's issue points at the closest stub's declaration, or at the scope's
+  /// location when the backend had no stub.
+  func finish(thrown: (any Error)?) -> (issues: [DoppelIssue], thrownErrorIssue: Int?) {
     let live = collected.withLock { state in
       state.isFinished = true
       return state.issues
     }
-    // verify()'s issues without a location are the unmatched requests, already among `live`.
-    let unmet = backend.verify().filter { $0.location != nil }
-    return (live + unmet).map { issue in
-      issue.location == nil ? DoppelIssue(issue.message, location: location) : issue
+    // The unmatched requests verify() returns are already among `live`, reported as they happened.
+    let unmet = backend.verify().filter { !$0.isUnmatchedRequest }
+    let issues = (live + unmet).map { issue in issue.location == nil ? issue.with(location: location) : issue }
+    // The issue may carry more than the error (a cassette adds the command that records it).
+    let thrownIssue = thrown.flatMap { DoppelIssue.unmatchedReport(in: $0) }.flatMap { report in
+      issues.firstIndex { $0.isUnmatchedRequest && $0.message.hasPrefix(report) }
     }
+    return (issues, thrownIssue)
   }
 }

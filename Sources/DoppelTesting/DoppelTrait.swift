@@ -6,7 +6,7 @@
   /// ``Doppel/Backend/current``, and fails the test for what went wrong with it.
   ///
   /// Create it with ``Testing/Trait/doppel`` or
-  /// ``Testing/Trait/doppel(requireAllStubsUsed:unmatched:_:)``:
+  /// ``Testing/Trait/doppel(requireAllStubsUsed:unmatched:clock:_:)``:
   ///
   /// ```swift
   /// @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(Breed.all)) })   // suite-wide defaults
@@ -33,6 +33,9 @@
     let requireAllStubsUsed: Bool?
     let unmatched: UnmatchedPolicy?
     let configure: @Sendable (Backend) async throws -> Void
+    /// Makes the clock of each test case's backend, or returns `nil` to leave the choice to
+    /// another `.doppel` trait (or the continuous clock).
+    var makeClock: @Sendable () -> (any Clock<Duration>)? = { nil }
     /// The cassette `.doppel(cassette:)` inserts around the test, if any (see DoppelTrait+Cassette.swift).
     var cassette: CassetteOptions? = nil
 
@@ -66,18 +69,36 @@
       }
       let scope = BackendScope(
         unmatched: unmatched ?? .fail, requireAllStubsUsed: requireAllStubsUsed ?? false,
-        location: CodeLocation(test.sourceLocation))
-      defer {
-        for issue in scope.finish() { report(issue) }
-      }
-      try await Self.$enclosing.withValue(scope.backend) {
-        try await Backend.$scoped.withValue(scope.backend) {
-          try await withCassette(scope.backend, for: test) {
-            try await configure(scope.backend, isOutermost: true)
-            try await body()
+        clock: clock(for: test), location: CodeLocation(test.sourceLocation))
+      var thrown: (any Error)?
+      do {
+        try await Self.$enclosing.withValue(scope.backend) {
+          try await Backend.$scoped.withValue(scope.backend) {
+            try await withCassette(scope.backend, for: test) {
+              try await configure(scope.backend, isOutermost: true)
+              try await body()
+            }
           }
         }
+      } catch {
+        thrown = error
       }
+      // An unmatched request's error that the test rethrows is already among the scope's issues,
+      // reported at the closest stub: it is not reported a second time as a caught error.
+      let (issues, thrownErrorIssue) = scope.finish(thrown: thrown)
+      for issue in issues { report(issue) }
+      if let thrown, thrownErrorIssue == nil { throw thrown }
+    }
+
+    /// The clock for a new test case's backend: the innermost `.doppel` trait that names one wins
+    /// (a test's own over its suite's), as for every other option. Each test case gets a clock of
+    /// its own, so parallel test cases never share a `ManualClock`.
+    private func clock(for test: Test) -> any Clock<Duration> {
+      let traits = test.traits.compactMap { $0 as? DoppelTrait }
+      for trait in traits.reversed() {
+        if let clock = trait.makeClock() { return clock }
+      }
+      return makeClock() ?? ContinuousClock()
     }
 
     private func configure(_ backend: Backend, isOutermost: Bool) async throws {
@@ -120,13 +141,20 @@
     ///     `false`.
     ///   - unmatched: what happens to requests no stub matches. `nil` keeps an enclosing trait's
     ///     choice, or `UnmatchedPolicy.fail`.
+    ///   - clock: the clock the backend's delays, pacing and timeouts run on, made anew for each
+    ///     test case (it is an autoclosure): `.doppel(clock: ManualClock())` gives every test case
+    ///     a `ManualClock` of its own, which the test reads back as `Backend.current.clock`.
+    ///     `nil` keeps an enclosing trait's choice, or the continuous clock.
     ///   - configure: declares the stubs; it may also set the backend's other properties. An
     ///     error it throws fails the test.
     public static func doppel(
       requireAllStubsUsed: Bool? = nil, unmatched: UnmatchedPolicy? = nil,
+      clock: @autoclosure @escaping @Sendable () -> (any Clock<Duration>)? = nil,
       _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
     ) -> Self {
-      DoppelTrait(requireAllStubsUsed: requireAllStubsUsed, unmatched: unmatched, configure: configure)
+      var trait = DoppelTrait(requireAllStubsUsed: requireAllStubsUsed, unmatched: unmatched, configure: configure)
+      trait.makeClock = clock
+      return trait
     }
   }
 #endif

@@ -23,6 +23,8 @@ import Doppel
 /// - Parameters:
 ///   - unmatched: what the backend does with requests no stub matches; by default they fail.
 ///   - requireAllStubsUsed: whether every stub must answer at least once.
+///   - clock: the clock the backend's delays, pacing and timeouts run on; pass a `ManualClock` to
+///     advance time by hand. By default the continuous clock.
 ///   - body: the code that uses the backend.
 ///   - fileID: the caller's file ID; unmatched requests are reported here.
 ///   - filePath: the caller's file path.
@@ -31,18 +33,24 @@ import Doppel
 /// - Returns: what `body` returns.
 @discardableResult
 public func withBackend<R>(
-  unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, _ body: (Backend) throws -> R,
+  unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+  clock: any Clock<Duration> = ContinuousClock(), _ body: (Backend) throws -> R,
   fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) rethrows -> R {
   let scope = BackendScope(
-    unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+    unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
     location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-  defer { scope.report() }
-  return try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
+  do {
+    let result = try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
+    scope.report()
+    return result
+  } catch {
+    throw scope.report(rethrowing: error)
+  }
 }
 
 /// Runs `body` with a new backend, then reports what went wrong as test failures: the `async`
-/// form of ``withBackend(unmatched:requireAllStubsUsed:_:fileID:filePath:line:column:)``.
+/// form of ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
 ///
 /// ```swift
 /// @Test func showsEmptyState() async throws {
@@ -57,20 +65,39 @@ public func withBackend<R>(
 @discardableResult
 public func withBackend<R>(
   unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+  clock: any Clock<Duration> = ContinuousClock(),
   isolation: isolated (any Actor)? = #isolation, _ body: (Backend) async throws -> R,
   fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) async rethrows -> R {
   let scope = BackendScope(
-    unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+    unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
     location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-  defer { scope.report() }
-  return try await Backend.$scoped.withValue(
-    scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
+  do {
+    let result = try await Backend.$scoped.withValue(
+      scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
+    scope.report()
+    return result
+  } catch {
+    throw scope.report(rethrowing: error)
+  }
 }
 
 extension BackendScope {
   /// Ends the scope and records its failures in the running test.
   func report(testCase: AnyObject? = nil) {
     for issue in finish() { reportIssue(issue.message, at: issue.location, testCase: testCase) }
+  }
+
+  /// Ends the scope after its body threw `error`, records its failures in the running test, and
+  /// returns the error to rethrow. When `error` is the error of an unmatched request the scope
+  /// reports, that report is left to the rethrown error, a ``Doppel/DoppelError`` whose description
+  /// is the near-miss report, so that the test shows it once and readably (not as an `NSError`
+  /// dump, and not twice).
+  func report(rethrowing error: any Error, testCase: AnyObject? = nil) -> any Error {
+    let (issues, thrownErrorIssue) = finish(thrown: error)
+    for (index, issue) in issues.enumerated() where index != thrownErrorIssue {
+      reportIssue(issue.message, at: issue.location, testCase: testCase)
+    }
+    return thrownErrorIssue.map { DoppelError(issues[$0].message) } ?? error
   }
 }

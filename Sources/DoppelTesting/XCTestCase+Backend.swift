@@ -20,21 +20,24 @@
     /// At tear-down, each request no stub matched fails the test at the line that called
     /// `makeBackend`, and each stub whose expectation was not met fails it at the line that
     /// declared the stub. ``Doppel/Backend/current`` is not set: pass the backend (or its
-    /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:_:fileID:filePath:line:column:)``.
+    /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
     ///
     /// - Parameters:
     ///   - unmatched: what the backend does with requests no stub matches; by default they fail.
     ///   - requireAllStubsUsed: whether every stub must answer at least once.
+    ///   - clock: the clock the backend's delays, pacing and timeouts run on; pass a `ManualClock` to
+    ///     advance time by hand. By default the continuous clock.
     ///   - fileID: the caller's file ID; unmatched requests are reported here.
     ///   - filePath: the caller's file path.
     ///   - line: the caller's line.
     ///   - column: the caller's column.
     public func makeBackend(
       unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+      clock: any Clock<Duration> = ContinuousClock(),
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> Backend {
       let scope = BackendScope(
-        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
       addTeardownBlock { [self] in scope.report(testCase: self) }
       return scope.backend
@@ -55,29 +58,41 @@
     /// ```
     @discardableResult
     public func withBackend<R>(
-      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false, _ body: (Backend) throws -> R,
+      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+      clock: any Clock<Duration> = ContinuousClock(), _ body: (Backend) throws -> R,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) rethrows -> R {
       let scope = BackendScope(
-        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-      defer { scope.report(testCase: self) }
-      return try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
+      do {
+        let result = try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
+        scope.report(testCase: self)
+        return result
+      } catch {
+        throw scope.report(rethrowing: error, testCase: self)
+      }
     }
 
-    /// The `async` form of ``withBackend(unmatched:requireAllStubsUsed:_:fileID:filePath:line:column:)``.
+    /// The `async` form of ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
     @discardableResult
     public func withBackend<R>(
       unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
+      clock: any Clock<Duration> = ContinuousClock(),
       isolation: isolated (any Actor)? = #isolation, _ body: (Backend) async throws -> R,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async rethrows -> R {
       let scope = BackendScope(
-        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed,
+        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-      defer { scope.report(testCase: self) }
-      return try await Backend.$scoped.withValue(
-        scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
+      do {
+        let result = try await Backend.$scoped.withValue(
+          scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
+        scope.report(testCase: self)
+        return result
+      } catch {
+        throw scope.report(rethrowing: error, testCase: self)
+      }
     }
   }
 #endif

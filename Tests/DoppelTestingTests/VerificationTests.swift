@@ -64,15 +64,82 @@ struct VerificationTests {
         "The stub GET /expected was expected to answer 1 time but answered 0 times. "
           + "Make the code under test send the request, or change the stub's expectation.",
       ])
-    // The unmatched request points at the test; the stub at its declaration.
-    #expect(issues.all.map { $0.location?.line } == [test.sourceLocation.line, stubLine])
+    // The unmatched request points at the closest stub, where the fix most likely goes; the unmet
+    // expectation at the stub's declaration too.
+    #expect(issues.all.map { $0.location?.line } == [stubLine, stubLine])
   }
 
   @Test func issuesAfterTheScopeEndedAreNotLost() async throws {
-    let scope = BackendScope(location: Doppel.CodeLocation())
+    let late = Locked<[String]>([])
+    let scope = BackendScope(location: Doppel.CodeLocation(), lateIssues: { text in late.withLock { $0.append(text) } })
     #expect(scope.finish().isEmpty)
-    // Reported to standard error now, never to a test that has ended.
+    // Reported to standard error (here: captured) now, never to a test that has ended.
     _ = await scope.backend.session.outcome("https://api.example.com/late")
     #expect(scope.finish().isEmpty)
+    #expect(
+      late.withLock { $0 } == [
+        """
+        Doppel: after the test ended: No stub matched GET https://api.example.com/late
+        The backend has no stubs.
+        Add a stub for this request, for example backend.stub(.get("https://api.example.com/late"), .json(…)).
+
+        """
+      ])
+  }
+
+  @Test func anUnmatchedRequestTheTestRethrowsIsReportedOnceAtTheClosestStub() async throws {
+    let issues = IssueLog()
+    let test = try #require(Test.current)
+    let stubLine = #line + 2
+    let trait = DoppelTrait.doppel {
+      $0.stub(.get("/breeds.json"), .json(Breed.all))
+    }
+    // The test's body rethrows the URLError of the unmatched request, as code under test does.
+    try await DoppelTrait.$enclosing.withValue(nil) {
+      try await trait.withBackend(
+        for: test, testCase: Test.Case.current,
+        { _ = try await Backend.current.session.data(from: URL(string: "https://api.example.com/breed.json")!) },
+        report: issues.record)
+    }
+    #expect(
+      issues.messages == [
+        """
+        No stub matched GET https://api.example.com/breed.json
+        Closest stubs:
+          1. VerificationTests.swift:\(stubLine)  GET /breeds.json
+               ✓ method GET
+               ✗ path   expected "/breeds.json", got "/breed.json"
+        Add a stub for this request, or fix the closest one.
+        """
+      ])
+    #expect(issues.all.map { $0.location?.line } == [stubLine])
+  }
+
+  @Test func anotherErrorTheTestThrowsStillFailsIt() async throws {
+    struct Stop: Error {}
+    let issues = IssueLog()
+    let test = try #require(Test.current)
+    await #expect(throws: Stop.self) {
+      try await DoppelTrait.$enclosing.withValue(nil) {
+        try await DoppelTrait.doppel.withBackend(
+          for: test, testCase: Test.Case.current, { throw Stop() }, report: issues.record)
+      }
+    }
+    #expect(issues.all.isEmpty)
+  }
+
+  @Test func anUnmatchedRequestFromAnotherBackendIsNotSwallowed() async throws {
+    let issues = IssueLog()
+    let test = try #require(Test.current)
+    let other = Backend(issueReporter: .ignore)
+    await #expect(throws: URLError.self) {
+      try await DoppelTrait.$enclosing.withValue(nil) {
+        try await DoppelTrait.doppel.withBackend(
+          for: test, testCase: Test.Case.current,
+          { _ = try await other.session.data(from: URL(string: "https://api.example.com/x")!) },
+          report: issues.record)
+      }
+    }
+    #expect(issues.all.isEmpty)
   }
 }

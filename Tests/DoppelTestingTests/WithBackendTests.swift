@@ -9,8 +9,7 @@ import Testing
 
 @Suite struct WithBackendTests {
   @Test func anUnmatchedRequestFailsTheTestWithTheNearMissReport() async throws {
-    let stubLine = #line + 5
-    let callLine = #line + 3
+    let stubLine = #line + 4
     let fileID = #fileID
     await withKnownIssue {
       await withBackend { backend in
@@ -34,8 +33,24 @@ import Testing
                ✗ path   expected "/breeds.json", got "/breed.json"
         Add a stub for this request, or fix the closest one.
         """
-      ] && issue.sourceLocation?.fileID == fileID && issue.sourceLocation?.line == callLine
+      ] && issue.sourceLocation?.fileID == fileID && issue.sourceLocation?.line == stubLine
     }
+  }
+
+  @Test func anUnmatchedRequestTheBodyRethrowsIsReportedOnceAsTheNearMissReport() async throws {
+    let count = Locked(0)
+    try await withKnownIssue {
+      try await withBackend { backend in
+        backend.stub(.get("/breeds.json"), .json(Breed.all))
+        _ = try await backend.session.data(from: URL(string: "https://api.example.com/breed.json")!)
+      }
+    } matching: { issue in
+      count.withLock { $0 += 1 }
+      // The rethrown error reads as the report, not as an NSError dump.
+      return (issue.error as? DoppelError)?.description.hasPrefix(
+        "No stub matched GET https://api.example.com/breed.json\nClosest stubs:\n") == true
+    }
+    #expect(count.withLock { $0 } == 1)
   }
 
   @Test func anUnmatchedRequestIsReportedOnce() async {

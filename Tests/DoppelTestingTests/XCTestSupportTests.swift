@@ -46,7 +46,8 @@
       let issues = scope.finish()
       XCTAssertEqual(issues.count, 2)
       XCTAssertEqual(issues.first?.message.hasPrefix("No stub matched GET https://api.example.com/cats.json"), true)
-      XCTAssertEqual(issues.first?.location, scope.location)
+      // The unmatched request points at the closest stub, like the unmet expectation.
+      XCTAssertEqual(issues.first?.location?.line, line)
       XCTAssertEqual(issues.last?.location?.line, line)
       XCTAssertEqual(issues.last?.location?.filePath, #filePath)
     }
@@ -84,14 +85,14 @@
       }
 
       func testMakeBackendFailsAtTearDownAtTheRightLines() async {
-        let callLine = #line + 1
-        let backend = makeBackend()
+        let backend = makeBackend(clock: ManualClock())
+        XCTAssertTrue(backend.clock is ManualClock)
         let stubLine = #line + 1
         backend.stub(.get("/breeds.json"), .ok).expect(times: 1)
         _ = await backend.session.outcome("https://api.example.com/cats.json")
         expected = [
           Failure(
-            description: backend.journal[0].unmatchedReport ?? "", filePath: #filePath, line: callLine),
+            description: backend.journal[0].unmatchedReport ?? "", filePath: #filePath, line: stubLine),
           Failure(
             description: "The stub GET /breeds.json was expected to answer 1 time but answered 0 times. "
               + "Make the code under test send the request, or change the stub's expectation.",
@@ -109,6 +110,21 @@
           ]
         }
         // tearDown compares what was captured with `expected`.
+      }
+
+      func testAnUnmatchedRequestTheBodyRethrowsIsReportedOnce() async {
+        let stubLine = #line + 3
+        do {
+          try await withBackend { backend in
+            backend.stub(.get("/breeds.json"), .ok)
+            _ = try await backend.session.data(from: URL(string: "https://api.example.com/cats.json")!)
+          }
+          XCTFail("withBackend should rethrow")
+        } catch {
+          // The error reads as the near-miss report; nothing else was recorded.
+          XCTAssertTrue("\(error)".hasPrefix("No stub matched GET https://api.example.com/cats.json\nClosest stubs:\n"))
+          XCTAssertTrue("\(error)".contains("XCTestSupportTests.swift:\(stubLine)"))
+        }
       }
     }
   #endif

@@ -120,15 +120,21 @@ extension Backend {
   }
 
   private func unmatched(_ request: Request, _ context: Context) -> Plan {
-    let report = NearMissReport.make(for: request, stubs: router.stubs, state: scenarioState)
+    let stubs = router.stubs
+    let report = NearMissReport.make(for: request, stubs: stubs, state: scenarioState)
     let (policy, reporter) = state.withLock { ($0.unmatchedPolicy, $0.issueReporter) }
     let entry = JournalEntry(request: request, unmatchedReport: report)
     switch policy.kind {
     case .fail:
-      reporter.report(DoppelIssue(report))
+      // Reported where the fix most likely goes: the closest stub's declaration.
+      let closest = NearMissReport.closestStub(to: request, among: stubs, state: scenarioState)?.location
+      reporter.report(DoppelIssue(report, location: closest, isUnmatchedRequest: true))
       let error = URLError(
         .resourceUnavailable,
-        userInfo: [NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url])
+        userInfo: [
+          NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url,
+          DoppelIssue.unmatchedReportKey: report,
+        ])
       return .now(finish(.error(error), for: request, stub: nil, entry: nil, context, unmatchedReport: report))
     case .respond(let response):
       return .now(finish(response, for: request, stub: nil, entry: nil, context, unmatchedReport: report))

@@ -228,7 +228,7 @@ public final class Backend: Sendable {
     let (unmatched, requireAll) = state.withLock { state in
       (state.journal.compactMap(\.unmatchedReport), state.requiresAllStubsUsed)
     }
-    var issues = unmatched.map { DoppelIssue($0) }
+    var issues = unmatched.map { DoppelIssue($0, location: nil, isUnmatchedRequest: true) }
     for stub in router.stubs where stub.matcher.problem == nil {
       guard let expected = stub.expectedCalls ?? (requireAll ? 1...Int.max : nil) else { continue }
       let calls = stub.callCount

@@ -69,8 +69,8 @@ extension Backend {
       // Point each miss at the command that records it.
       let hint = "\nThe cassette \(name) does not hold this request. To record it, run: \(command(.newEpisodes))"
       issueReporter = IssueReporter { issue in
-        if issue.location == nil, issue.message.hasPrefix("No stub matched ") {
-          previousReporter.report(DoppelIssue(issue.message + hint))
+        if issue.isUnmatchedRequest {
+          previousReporter.report(issue.with(message: issue.message + hint))
         } else {
           previousReporter.report(issue)
         }

@@ -44,6 +44,11 @@ enum NearMissReport {
     return lines.joined(separator: "\n")
   }
 
+  /// The stub the report lists first, if any: the one most likely meant for `request`.
+  static func closestStub(to request: Request, among stubs: [StubHandle], state: String) -> StubHandle? {
+    rank(request, stubs.filter { $0.matcher.problem == nil }, state: state).first?.stub
+  }
+
   private struct Candidate {
     let stub: StubHandle
     let lines: [Matcher.CheckLine]
