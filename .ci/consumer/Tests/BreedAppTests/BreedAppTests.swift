@@ -21,9 +21,10 @@ struct BreedListTests {
     #expect(model.state == .empty)
   }
 
-  @Test(.doppel(clock: ManualClock()) {
-    $0.stub(.get("/breeds.json"), Response.json([Breed]()).delayed(by: .seconds(5)))
-  })
+  @Test(
+    .doppel(clock: ManualClock()) {
+      $0.stub(.get("/breeds.json"), Response.json([Breed]()).delayed(by: .seconds(5)))
+    })
   func waitsOnAManualClock() async throws {
     let clock = try #require(Backend.current.clock as? ManualClock)
     let model = BreedListModel(session: Backend.current.session)
