@@ -208,6 +208,24 @@ import Testing
     }
   }
 
+  @Test func aJournalLimitThatDropsRecordedRequestsIsAnErrorNotASilentLoss() async throws {
+    let server = try Self.countingServer()
+    defer { server.stop() }
+    let url = Self.folder().appendingPathComponent("limited.har")
+    let base = server.baseURL.absoluteString
+    let recorder = Backend(issueReporter: .ignore, journalLimit: 2)
+    let inserted = try recorder.insertCassette(at: url, record: .all, environment: Self.noEnvironment)
+    for page in 1...3 { _ = try await recorder.send(.get, "\(base)/breeds?page=\(page)") }
+    #expect(
+      throws: DoppelError(
+        "limited.har: 1 of the requests sent while recording were dropped from the backend's journal (journalLimit: 2) before they could be saved. Record with a backend that has no journal limit."
+      )
+    ) { try inserted.eject() }
+    // What was kept is saved.
+    #expect(
+      try Cassette.load(from: url).entries.map(\.request.url) == ["\(base)/breeds?page=2", "\(base)/breeds?page=3"])
+  }
+
   @Test func recordModesHaveNames() throws {
     #expect([RecordMode.none, .once, .newEpisodes, .all].map(\.description) == ["none", "once", "newEpisodes", "all"])
     #expect(RecordMode(name: "NewEpisodes") == .newEpisodes)

@@ -161,10 +161,7 @@ extension Backend {
 
   /// Appends an entry to the journal; returns a reference to update it later.
   private func journal(_ entry: JournalEntry) -> JournalSlot {
-    state.withLock { state in
-      state.journal.append(entry)
-      return JournalSlot(index: state.journal.count - 1, generation: state.journalGeneration)
-    }
+    state.withLock { $0.journal.append(entry) }
   }
 
   /// Turns a response into a playback, stores its cookies, and journals it: appending a new entry
@@ -200,10 +197,9 @@ extension Backend {
   private func record(_ entry: JournalEntry, in slot: JournalSlot?) {
     state.withLock { state in
       if let slot {
-        guard slot.generation == state.journalGeneration, slot.index < state.journal.count else { return }
-        state.journal[slot.index] = entry
+        state.journal.update(slot, with: entry)
       } else {
-        state.journal.append(entry)
+        _ = state.journal.append(entry)
       }
     }
   }
@@ -277,8 +273,9 @@ extension Backend {
   }
 }
 
-/// Where a journal entry made before its answer was known lives, so it can be completed. The
-/// generation changes when the journal is cleared, so a stale slot is ignored.
+/// Where a journal entry made before its answer was known lives, so it can be completed: its number
+/// since the journal was last cleared. The generation changes when the journal is cleared, so a
+/// stale slot is ignored.
 struct JournalSlot: Sendable {
   let index: Int
   let generation: Int

@@ -27,8 +27,7 @@ public final class Backend: Sendable {
   let id: UInt32
 
   struct State {
-    var journal: [JournalEntry] = []
-    var journalGeneration = 0
+    var journal: JournalStorage
     var unmatchedPolicy: UnmatchedPolicy
     var issueReporter: IssueReporter
     var session: URLSession?
@@ -46,11 +45,19 @@ public final class Backend: Sendable {
   ///     standard error.
   ///   - clock: the clock that delays, pacing and timeouts run on; by default the continuous
   ///     clock. Pass a ``ManualClock`` to control time from a test.
+  ///   - journalLimit: the most requests the ``journal`` keeps; beyond it the oldest are dropped
+  ///     and counted in ``droppedJournalEntries``. `nil` (the default) keeps every request, which a
+  ///     test wants; a long-running backend (a stub server, a benchmark) sets a limit to keep its
+  ///     memory flat. Values below 1 are taken as 1. Unmatched requests are still reported by
+  ///     ``verify()`` after their entries are dropped.
   public init(
     unmatched: UnmatchedPolicy = .fail, issueReporter: IssueReporter = .standardError,
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int? = nil
   ) {
-    state = Locked(State(unmatchedPolicy: unmatched, issueReporter: issueReporter))
+    state = Locked(
+      State(
+        journal: JournalStorage(limit: journalLimit.map { max($0, 1) }), unmatchedPolicy: unmatched,
+        issueReporter: issueReporter))
     clockBox = ClockBox(clock: clock)
     id = BackendRegistry.shared.reserve()
     BackendRegistry.shared.attach(self)
@@ -183,16 +190,25 @@ public final class Backend: Sendable {
 
   // MARK: Journal
 
-  /// Every request this backend saw, in order, with what answered it.
-  public var journal: [JournalEntry] { state.withLock { $0.journal } }
+  /// Every request this backend saw, in order, with what answered it (the newest
+  /// ``journalLimit`` of them when the backend has a limit).
+  public var journal: [JournalEntry] { state.withLock { $0.journal.all } }
 
-  /// Every request this backend saw, in order, with full bodies.
-  public var requests: [Request] { state.withLock { $0.journal.map(\.request) } }
+  /// Every request this backend saw, in order, with full bodies (the newest ``journalLimit`` of
+  /// them when the backend has a limit).
+  public var requests: [Request] { state.withLock { $0.journal.all.map(\.request) } }
 
-  /// The requests no stub matched, in order.
+  /// The requests no stub matched, in order, among those the journal keeps.
   public var unmatchedRequests: [Request] {
-    state.withLock { $0.journal.filter { !$0.isMatched }.map(\.request) }
+    state.withLock { $0.journal.all.filter { !$0.isMatched }.map(\.request) }
   }
+
+  /// The most requests the journal keeps, or `nil` when it keeps every one (the default).
+  public var journalLimit: Int? { state.withLock { $0.journal.limit } }
+
+  /// How many requests the journal dropped to stay within ``journalLimit`` since it was last
+  /// cleared. Counts and searches over ``journal`` and ``requests`` see only what is kept.
+  public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
 
   /// The requests that `matcher` matches, in order: for example
   /// `backend.requests(matching: .post("/orders")).count`.
@@ -203,11 +219,20 @@ public final class Backend: Sendable {
   /// The most recent request, if any.
   public var lastRequest: Request? { state.withLock { $0.journal.last?.request } }
 
+  /// How many requests were journaled since the journal was last cleared, kept or dropped: where
+  /// ``journal(since:)`` starts to see only newer ones.
+  package var journalAppended: Int { state.withLock { $0.journal.appended } }
+
+  /// The journal's entries from number `start` on (see ``journalAppended``), and how many of them
+  /// the limit dropped.
+  package func journal(since start: Int) -> (entries: [JournalEntry], dropped: Int) {
+    state.withLock { $0.journal.entries(since: start) }
+  }
+
   /// Forgets every journaled request (stubs and their call counts stay).
   public func clearJournal() {
     state.withLock { state in
-      state.journal.removeAll()
-      state.journalGeneration += 1
+      _ = state.journal.removeAll()
     }
   }
 
@@ -226,7 +251,10 @@ public final class Backend: Sendable {
   /// stub was declared. Empty when all is well.
   public func verify() -> [DoppelIssue] {
     let (unmatched, requireAll) = state.withLock { state in
-      (state.journal.compactMap(\.unmatchedReport), state.requiresAllStubsUsed)
+      (
+        state.journal.droppedUnmatchedReports + state.journal.all.compactMap(\.unmatchedReport),
+        state.requiresAllStubsUsed
+      )
     }
     var issues = unmatched.map { DoppelIssue($0, location: nil, isUnmatchedRequest: true) }
     for stub in router.stubs where stub.matcher.problem == nil {

@@ -78,7 +78,7 @@ extension Backend {
     }
     return InsertedCassette(
       url: url, mode: mode, isRecording: recording, redaction: redaction, backend: self,
-      journalStart: journal.count, restore: (previousPolicy, previousReporter))
+      journalStart: journalAppended, restore: (previousPolicy, previousReporter))
   }
 
   private static func quoted(_ filter: String) -> String {
@@ -124,7 +124,7 @@ public final class InsertedCassette: Sendable {
   public var recorded: [HAREntry] {
     guard isRecording else { return [] }
     let started = Date()
-    return backend.journal.dropFirst(journalStart).compactMap { entry -> HAREntry? in
+    return backend.journal(since: journalStart).entries.compactMap { entry -> HAREntry? in
       guard !entry.isMatched else { return nil }
       if let response = entry.response {
         guard let recorded = try? HAREntry(request: entry.request, response: response, startedAt: started) else {
@@ -143,7 +143,9 @@ public final class InsertedCassette: Sendable {
   /// In mode `once` (recording) and `all` the file is written even when nothing was recorded, so
   /// the next run replays; in `newEpisodes` only when something new was recorded.
   ///
-  /// - Throws: ``DoppelError`` when the cassette cannot be written.
+  /// - Throws: ``DoppelError`` when the cassette cannot be written, or when the backend's
+  ///   ``Backend/journalLimit`` dropped requests before they could be saved (what was kept is
+  ///   saved first).
   public func eject() throws {
     guard
       let previous = restore.withLock({ state -> Restore? in
@@ -156,6 +158,12 @@ public final class InsertedCassette: Sendable {
     backend.issueReporter = previous.reporter
     guard isRecording else { return }
     try CassetteShelf.shared.record(entries, into: url, mode: mode, redaction: redaction)
+    let lost = backend.journal(since: journalStart).dropped
+    if lost > 0 {
+      throw DoppelError(
+        "\(url.lastPathComponent): \(lost) of the requests sent while recording were dropped from the backend's journal (journalLimit: \(backend.journalLimit ?? 0)) before they could be saved. Record with a backend that has no journal limit."
+      )
+    }
   }
 }
 

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+/// `Backend(journalLimit:)`: the oldest entries go, the count of dropped ones is kept, and no
+/// failure is hidden.
+@Suite struct JournalLimitTests {
+  @Test func theOldestEntriesAreDroppedAndCounted() async throws {
+    let backend = Backend(issueReporter: .ignore, journalLimit: 3)
+    backend.stub(.get("/items/{n}"), .ok)
+    for n in 1...5 {
+      _ = try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/items/\(n)")!))
+    }
+    #expect(backend.requests.map(\.url.path) == ["/items/3", "/items/4", "/items/5"])
+    #expect(backend.journal.count == 3)
+    #expect(backend.droppedJournalEntries == 2)
+    #expect(backend.journalLimit == 3)
+    #expect(backend.lastRequest?.url.path == "/items/5")
+    backend.clearJournal()
+    #expect(backend.journal.isEmpty)
+    #expect(backend.droppedJournalEntries == 0)
+  }
+
+  @Test func withoutALimitEveryRequestIsKept() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("/a"), .ok)
+    for _ in 0..<1_000 { _ = try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/a")!)) }
+    #expect(backend.journal.count == 1_000)
+    #expect(backend.droppedJournalEntries == 0)
+    #expect(backend.journalLimit == nil)
+  }
+
+  @Test func manyRequestsKeepTheJournalAtItsLimit() async throws {
+    let backend = Backend(issueReporter: .ignore, journalLimit: 100)
+    backend.stub(.post("/orders"), .status(201))
+    var request = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+    request.httpMethod = "POST"
+    for n in 0..<20_000 {
+      request.httpBody = Data("order \(n)".utf8)
+      _ = try await backend.respond(to: request)
+    }
+    #expect(backend.journal.count == 100)
+    #expect(backend.droppedJournalEntries == 19_900)
+    #expect(backend.requests.first?.bodyText == "order 19900")
+    #expect(backend.requests.last?.bodyText == "order 19999")
+  }
+
+  @Test func anUnmatchedRequestWhoseEntryWasDroppedStillFailsVerification() async throws {
+    let backend = Backend(issueReporter: .ignore, journalLimit: 1)
+    backend.stub(.get("/known"), .ok)
+    _ = try? await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/unknown")!))
+    _ = try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/known")!))
+    #expect(backend.unmatchedRequests.isEmpty)  // its entry is gone…
+    let issues = backend.verify()
+    #expect(issues.count == 1)  // …but not the failure
+    #expect(issues.first?.message.hasPrefix("No stub matched GET https://api.example.com/unknown\n") == true)
+  }
+
+  @Test func aSlowAnswerWhoseEntryWasDroppedCompletesWithoutComingBack() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock, journalLimit: 2)
+    backend.stub(.get("/slow"), Response.text("late").delayed(by: .seconds(1)))
+    backend.stub(.get("/fast"), .text("now"))
+    let slow = Task { try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/slow")!)) }
+    await clock.waitForSleepers()
+    for _ in 0..<3 { _ = try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/fast")!)) }
+    clock.advance(by: .seconds(1))
+    let (data, _) = try await slow.value
+    #expect(String(decoding: data, as: UTF8.self) == "late")
+    #expect(backend.requests.map(\.url.path) == ["/fast", "/fast"])
+    #expect(backend.droppedJournalEntries == 2)
+  }
+
+  @Test func aLimitBelowOneKeepsOneEntry() async throws {
+    let backend = Backend(issueReporter: .ignore, journalLimit: 0)
+    backend.stub(.get("/a"), .ok)
+    for _ in 0..<3 { _ = try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/a")!)) }
+    #expect(backend.journalLimit == 1)
+    #expect(backend.journal.count == 1)
+  }
+}
