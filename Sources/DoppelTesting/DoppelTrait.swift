@@ -26,8 +26,9 @@
   /// enclosing trait chose.
   ///
   /// When the test ends, each request no stub matched and each stub whose expectation was not met
-  /// is recorded as an issue: an unmatched request at the test, with the near-miss report; an unmet
-  /// expectation at the line that declared the stub. Invalid stubs and other problems the backend
+  /// is recorded as an issue: an unmatched request once, with the near-miss report, at the closest
+  /// stub's declaration (at the test when there is no stub), even when the test rethrows its
+  /// error; an unmet expectation at the line that declared the stub. Invalid stubs and other problems the backend
   /// reports while the test runs are recorded at the same time, in the order they happened.
   public struct DoppelTrait: TestTrait, SuiteTrait, TestScoping {
     let requireAllStubsUsed: Bool?

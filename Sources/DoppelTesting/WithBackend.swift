@@ -18,7 +18,9 @@ import Doppel
 /// (`StubHandle.expect(times:)`, `StubHandle.expect(atLeast:)`, or
 /// `requireAllStubsUsed`) was not met is recorded as a failure of the running test, in Swift Testing
 /// or XCTest. A stub's failure points at the line that declared it; an unmatched request's at the
-/// call to `withBackend`.
+/// closest stub's declaration (or the call to `withBackend` when there is no stub). When `body`
+/// rethrows an unmatched request's error, it is rethrown as a ``Doppel/DoppelError`` whose
+/// description is the near-miss report, and not reported a second time.
 ///
 /// - Parameters:
 ///   - unmatched: what the backend does with requests no stub matches; by default they fail.

@@ -17,9 +17,11 @@
     /// }
     /// ```
     ///
-    /// At tear-down, each request no stub matched fails the test at the line that called
-    /// `makeBackend`, and each stub whose expectation was not met fails it at the line that
-    /// declared the stub. ``Doppel/Backend/current`` is not set: pass the backend (or its
+    /// At tear-down, each request no stub matched fails the test at the closest stub's declaration
+    /// (or the line that called `makeBackend` when there is no stub), and each stub whose
+    /// expectation was not met fails it at the line that declared the stub. A test method that
+    /// rethrows an unmatched request's error also fails for that error, which `makeBackend` cannot
+    /// see; `withBackend` reports it once. ``Doppel/Backend/current`` is not set: pass the backend (or its
     /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
     ///
     /// - Parameters:
