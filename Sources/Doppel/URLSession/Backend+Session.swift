@@ -24,11 +24,19 @@ extension Backend {
   /// Each backend has a distinct class, which is how requests from its sessions find it and only
   /// it, even when many backends stub the same URLs in parallel.
   public func configuration(basedOn base: URLSessionConfiguration) -> URLSessionConfiguration {
+    routedConfiguration(basedOn: base, tracked: false).configuration
+  }
+
+  /// A routed copy of `base`, and its route. A `tracked` route is for a session Doppel makes
+  /// itself, whose number can be reused once the backend and the session are gone.
+  private func routedConfiguration(
+    basedOn base: URLSessionConfiguration, tracked: Bool
+  ) -> (configuration: URLSessionConfiguration, route: UInt32) {
     let configuration = (base.copy() as? URLSessionConfiguration) ?? .ephemeral
     let others = (base.protocolClasses ?? []).filter { !($0 is DoppelURLProtocol.Type) }
-    let route = BackendRegistry.shared.addRoute(to: self, configuration: configuration)
+    let route = BackendRegistry.shared.addRoute(to: self, configuration: configuration, tracked: tracked)
     configuration.protocolClasses = [ScopedProtocolClass.make(for: route)] + others
-    return configuration
+    return (configuration, route)
   }
 
   /// A new session answered by this backend, with your configuration, delegate and queue.
@@ -36,11 +44,14 @@ extension Backend {
     configuration base: URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
+    let (configuration, route) = routedConfiguration(basedOn: base, tracked: true)
     #if canImport(FoundationNetworking)
       // Routes the task types a URLProtocol cannot serve on Linux through ones it can.
-      DoppelSession(configuration: configuration(basedOn: base), delegate: delegate, delegateQueue: delegateQueue)
+      let session = DoppelSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     #else
-      URLSession(configuration: configuration(basedOn: base), delegate: delegate, delegateQueue: delegateQueue)
+      let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     #endif
+    BackendRegistry.shared.track(session, route: route, owner: id)
+    return session
   }
 }
