@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+/// Route numbers (and the URLProtocol classes they stand for) are reused once nothing can send
+/// through them, so memory stays flat over a long suite; a session that outlives its backend never
+/// reaches a new one.
+@Suite struct RouteReuseTests {
+  static let url = URL(string: "https://api.example.com/a")!
+
+  @Test func backendsAndTheirSessionsReuseNumbers() async throws {
+    let before = BackendRegistry.shared.highestNumber
+    for _ in 0..<1_000 {
+      let backend = Backend(issueReporter: .ignore)
+      backend.stub(.get("/a"), .ok)
+      _ = try await backend.session.data(from: Self.url)
+    }
+    // Without reuse, each iteration takes two numbers (the backend's and its session's route).
+    // Other tests running in parallel take some too, but far fewer than 2,000.
+    #expect(BackendRegistry.shared.highestNumber - before < 1_000)
+  }
+
+  @Test func aSessionThatOutlivesItsBackendNeverReachesANewOne() async throws {
+    var backend: Backend? = Backend(issueReporter: .ignore)
+    backend?.stub(.get("/a"), .text("old"))
+    let kept = try #require(backend?.session)
+    #expect(String(decoding: try await kept.data(from: Self.url).0, as: UTF8.self) == "old")
+    backend = nil
+    // Many new backends, all answering the same URL: none may answer the kept session.
+    var others: [Backend] = []
+    for _ in 0..<200 {
+      let other = Backend(issueReporter: .ignore)
+      other.stub(.get("/a"), .text("new"))
+      _ = try await other.session.data(from: Self.url)
+      others.append(other)
+    }
+    let error = await #expect(throws: URLError.self) { _ = try await kept.data(from: Self.url) }
+    #expect(error?.code == .resourceUnavailable)
+    #expect(
+      error?.localizedDescription
+        == "The Doppel backend that made this session no longer exists, so GET https://api.example.com/a cannot be answered. Keep a reference to the Backend for as long as its sessions are used."
+    )
+    #expect(others.allSatisfy { $0.requests.count == 1 })
+  }
+
+  @Test func aConfigurationHandedOutIsNeverReused() async throws {
+    var backend: Backend? = Backend(issueReporter: .ignore)
+    backend?.stub(.get("/a"), .text("old"))
+    let configuration = try #require(backend?.configuration)
+    backend = nil
+    var others: [Backend] = []
+    for _ in 0..<200 {
+      let other = Backend(issueReporter: .ignore)
+      other.stub(.get("/a"), .text("new"))
+      _ = try await other.session.data(from: Self.url)
+      others.append(other)
+    }
+    // A session made later from the old configuration still fails clearly.
+    let late = URLSession(configuration: configuration)
+    let error = await #expect(throws: URLError.self) { _ = try await late.data(from: Self.url) }
+    #expect(error?.code == .resourceUnavailable)
+    #expect(others.allSatisfy { $0.requests.count == 1 })
+  }
+}
