@@ -12,8 +12,12 @@ struct Options: Sendable {
   var stubCounts = [1, 10_000]
   /// Requests kept outstanding in the concurrent mode.
   var width = 64
-  /// Which doors to measure: both by default.
-  var doors: Set<String> = ["session", "memory", "delayed"]
+  /// Whole test cases per timed run of the test-cost comparison.
+  var testCases = 2_000
+  /// Test cases run one after another to check that memory stays flat.
+  var memoryCheckTests = 100_000
+  /// Which doors to measure: all by default.
+  var doors: Set<String> = ["session", "memory", "delayed", "test"]
   /// Which modes to measure: `sequential`, `inflight`, or both (the default).
   var modes: Set<String> = ["sequential", "inflight"]
   /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
@@ -27,15 +31,20 @@ struct Options: Sendable {
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N] [--only session|memory|delayed]
                       [--mode sequential|inflight] [--profile doppel|floor]
+                      [--tests N] [--memory-check-tests N]
 
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
-      --quick              smoke run: 500 URLSession and 5000 in-memory requests per run
+      --quick              smoke run: 500 URLSession and 5000 in-memory requests, 200 tests per run
+      --tests N            whole test cases per run of the test-cost comparison (default 2000)
+      --memory-check-tests N
+                           test cases run to check memory stays flat (default 100000)
       --rounds N           interleaved runs of each side per configuration (default 5)
       --stubs N[,N…]       stub counts to measure (default 1,10000)
       --width N            requests in flight in the concurrent mode (default 64)
-      --only DOOR          measure only the URLSession door (session), respond(to:) (memory), or
-                           delayed answers through URLSession at 64 in flight (delayed)
+      --only DOOR          measure only the URLSession door (session), respond(to:) (memory),
+                           delayed answers through URLSession at 64 in flight (delayed), or the
+                           cost of a whole test (test)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
                            outstanding (inflight)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
@@ -61,16 +70,20 @@ struct Options: Sendable {
       case "--memory-requests": options.memoryRequests = number(after: argument)
       case "--rounds": options.rounds = number(after: argument)
       case "--width": options.width = number(after: argument)
+      case "--tests": options.testCases = number(after: argument)
+      case "--memory-check-tests": options.memoryCheckTests = number(after: argument)
       case "--quick":
         options.sessionRequests = 500
         options.memoryRequests = 5_000
+        options.testCases = 200
+        options.memoryCheckTests = 2_000
       case "--stubs":
         let counts = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
         options.stubCounts = counts
       case "--only":
-        guard let door = rest.popFirst(), ["session", "memory", "delayed"].contains(door) else {
-          fail("--only takes session, memory or delayed")
+        guard let door = rest.popFirst(), ["session", "memory", "delayed", "test"].contains(door) else {
+          fail("--only takes session, memory, delayed or test")
         }
         options.doors = [door]
       case "--mode":

@@ -27,7 +27,16 @@ func machineLine() -> String {
   #endif
   let formatter = ISO8601DateFormatter()
   return "\(formatter.string(from: Date())) · \(system) (\(info.operatingSystemVersionString)) · "
-    + "\(info.activeProcessorCount) cores (nproc) · \(swiftVersion) · release build"
+    + "\(info.activeProcessorCount) cores (nproc) · \(swiftVersion) · release build · \(loadAverage())"
+}
+
+/// The load average when the run started (`/proc/loadavg` on Linux): the machine is shared, so a
+/// figure means little without it.
+func loadAverage() -> String {
+  guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else {
+    return "load average unknown"
+  }
+  return "load average " + text.split(separator: " ").prefix(3).joined(separator: ", ")
 }
 
 /// `12345.6` as `12,346`.

@@ -69,8 +69,29 @@ func runBenchmarks(_ options: Options) async -> Int {
     outcomes.append(outcome)
   }
 
+  var memoryFailures = 0
+  var memoryLine: String?
+  if options.doors.contains("test"), options.profile == nil {
+    let workload = Workload(stubCount: 20)
+    FloorURLProtocol.install(workload)
+    let outcome = await measure(testCostComparison(workload, options: options), rounds: options.rounds)
+    progress(
+      "A test (backend, 20 stubs, session, 5 requests, verify): Doppel \(grouped(outcome.doppelRate)) tests/s, "
+        + "floor \(grouped(outcome.floorRate)) tests/s, ratio \(twoDecimals(outcome.ratio))")
+    outcomes.append(outcome)
+    let memory = await testCostMemory(workload, total: options.memoryCheckTests)
+    memoryFailures = memory.failures
+    let growth = Double(memory.atEnd - memory.afterFirst) / 1024
+    memoryLine =
+      "Memory over \(grouped(Double(options.memoryCheckTests))) test cases: "
+      + "\(memory.afterFirst / 1024) MB after the first \(grouped(Double(min(1_000, max(options.memoryCheckTests / 10, 1))))), "
+      + "\(memory.atEnd / 1024) MB at the end (\(growth >= 0 ? "+" : "")\(twoDecimals(growth)) MB; goal: within 5 MB): "
+      + (abs(growth) <= 5 ? "met" : "**not met**")
+  }
+
   if !outcomes.isEmpty { print(table(outcomes)) }
-  let failures = profiledFailures + outcomes.reduce(0) { $0 + $1.failures }
+  if let memoryLine { print(memoryLine) }
+  let failures = profiledFailures + memoryFailures + outcomes.reduce(0) { $0 + $1.failures }
   print("")
   if failures == 0 {
     print("Every answer was checked (status 200, \(Workload.bodySize)-byte body): no failures.")
