@@ -13,7 +13,9 @@ struct Options: Sendable {
   /// Requests kept outstanding in the concurrent mode.
   var width = 64
   /// Which doors to measure: both by default.
-  var doors: Set<String> = ["session", "memory", "delayed"]
+  var doors: Set<String> = ["session", "memory", "delayed", "loading"]
+  /// Stubs in each generated manifest, and entries in the generated cassette, of the loading run.
+  var loadingCount = 50_000
   /// Which modes to measure: `sequential`, `inflight`, or both (the default).
   var modes: Set<String> = ["sequential", "inflight"]
   /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
@@ -25,17 +27,21 @@ struct Options: Sendable {
 
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
-                      [--stubs N[,N…]] [--width N] [--only session|memory|delayed]
+                      [--stubs N[,N…]] [--width N]
+                      [--only session|memory|delayed|loading] [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor]
 
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
-      --quick              smoke run: 500 URLSession and 5000 in-memory requests per run
+      --quick              smoke run: 500 URLSession and 5000 in-memory requests per run, 2000
+                           stubs per loaded manifest
       --rounds N           interleaved runs of each side per configuration (default 5)
       --stubs N[,N…]       stub counts to measure (default 1,10000)
       --width N            requests in flight in the concurrent mode (default 64)
-      --only DOOR          measure only the URLSession door (session), respond(to:) (memory), or
-                           delayed answers through URLSession at 64 in flight (delayed)
+      --only DOOR          measure only the URLSession door (session), respond(to:) (memory),
+                           delayed answers through URLSession at 64 in flight (delayed), or the
+                           time big manifests and cassettes take to load (loading)
+      --loading N          stubs per generated manifest and entries per cassette (default 50000)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
                            outstanding (inflight)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
@@ -61,16 +67,18 @@ struct Options: Sendable {
       case "--memory-requests": options.memoryRequests = number(after: argument)
       case "--rounds": options.rounds = number(after: argument)
       case "--width": options.width = number(after: argument)
+      case "--loading": options.loadingCount = number(after: argument)
       case "--quick":
         options.sessionRequests = 500
         options.memoryRequests = 5_000
+        options.loadingCount = 2_000
       case "--stubs":
         let counts = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
         options.stubCounts = counts
       case "--only":
-        guard let door = rest.popFirst(), ["session", "memory", "delayed"].contains(door) else {
-          fail("--only takes session, memory or delayed")
+        guard let door = rest.popFirst(), ["session", "memory", "delayed", "loading"].contains(door) else {
+          fail("--only takes session, memory, delayed or loading")
         }
         options.doors = [door]
       case "--mode":
