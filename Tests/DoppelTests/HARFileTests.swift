@@ -179,4 +179,3 @@ import Testing
     #expect(try Data(contentsOf: url) == cassette.encoded(redaction: .disabled))
   }
 }
-
