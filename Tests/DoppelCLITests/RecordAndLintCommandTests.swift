@@ -181,8 +181,8 @@
         result.output.split(separator: "\n").map(String.init) == [
           "fixtures/doppel.json:2:43: stubs[0].response.delay: 1e308 seconds \(tooLong)",
           "fixtures/doppel.json:3:44: stubs[1].response.status: expected an HTTP status from 100 to 599, found the number 200.5, which is not a whole number.",
-          "fixtures/doppel.json:4:65: stubs[2].response.chunked.every: 1e21 seconds \(tooLong)",
-          #"./bad.har:1:46: log.entries[0].request.method: "G E T" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#,
+          "fixtures/doppel.json:4:66: stubs[2].response.chunked.every: 1e21 seconds \(tooLong)",
+          #"./bad.har:1:45: log.entries[0].request.method: "G E T" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#,
         ])
       #expect(result.error.contains("4 problems in 2 of 2 files"))
     }
