@@ -17,7 +17,9 @@ struct Options: Sendable {
   /// Test cases run one after another to check that memory stays flat.
   var memoryCheckTests = 100_000
   /// Which doors to measure: all by default.
-  var doors: Set<String> = ["session", "memory", "delayed", "test"]
+  var doors: Set<String> = ["session", "memory", "delayed", "test", "loading"]
+  /// Stubs in each generated manifest, and entries in the generated cassette, of the loading run.
+  var loadingCount = 50_000
   /// Which modes to measure: `sequential`, `inflight`, or both (the default).
   var modes: Set<String> = ["sequential", "inflight"]
   /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
@@ -29,13 +31,15 @@ struct Options: Sendable {
 
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
-                      [--stubs N[,N…]] [--width N] [--only session|memory|delayed]
+                      [--stubs N[,N…]] [--width N]
+                      [--only session|memory|delayed|test|loading] [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor]
                       [--tests N] [--memory-check-tests N]
 
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
-      --quick              smoke run: 500 URLSession and 5000 in-memory requests, 200 tests per run
+      --quick              smoke run: 500 URLSession and 5000 in-memory requests, 200 tests per run,
+                           2000 stubs per loaded manifest
       --tests N            whole test cases per run of the test-cost comparison (default 2000)
       --memory-check-tests N
                            test cases run to check memory stays flat (default 100000)
@@ -44,7 +48,9 @@ struct Options: Sendable {
       --width N            requests in flight in the concurrent mode (default 64)
       --only DOOR          measure only the URLSession door (session), respond(to:) (memory),
                            delayed answers through URLSession at 64 in flight (delayed), or the
-                           cost of a whole test (test)
+                           cost of a whole test (test), or the time big manifests and cassettes
+                           take to load (loading)
+      --loading N          stubs per generated manifest and entries per cassette (default 50000)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
                            outstanding (inflight)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
@@ -72,18 +78,21 @@ struct Options: Sendable {
       case "--width": options.width = number(after: argument)
       case "--tests": options.testCases = number(after: argument)
       case "--memory-check-tests": options.memoryCheckTests = number(after: argument)
+      case "--loading": options.loadingCount = number(after: argument)
       case "--quick":
         options.sessionRequests = 500
         options.memoryRequests = 5_000
         options.testCases = 200
         options.memoryCheckTests = 2_000
+        options.loadingCount = 2_000
       case "--stubs":
         let counts = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
         options.stubCounts = counts
       case "--only":
-        guard let door = rest.popFirst(), ["session", "memory", "delayed", "test"].contains(door) else {
-          fail("--only takes session, memory, delayed or test")
+        guard let door = rest.popFirst(), ["session", "memory", "delayed", "test", "loading"].contains(door)
+        else {
+          fail("--only takes session, memory, delayed, test or loading")
         }
         options.doors = [door]
       case "--mode":

@@ -91,7 +91,11 @@ func runBenchmarks(_ options: Options) async -> Int {
 
   if !outcomes.isEmpty { print(table(outcomes)) }
   if let memoryLine { print(memoryLine) }
-  let failures = profiledFailures + memoryFailures + outcomes.reduce(0) { $0 + $1.failures }
+  var failures = profiledFailures + memoryFailures + outcomes.reduce(0) { $0 + $1.failures }
+  if options.doors.contains("loading"), options.profile == nil {
+    print("")
+    failures += Loading.run(count: options.loadingCount)
+  }
   print("")
   if failures == 0 {
     print("Every answer was checked (status 200, \(Workload.bodySize)-byte body): no failures.")

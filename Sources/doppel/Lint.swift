@@ -44,15 +44,17 @@
       Console.out("No problems in \(files.count) \(files.count == 1 ? "file" : "files").")
     }
 
-    /// The problems of one input, each a line starting with its file and position.
+    /// The problems of one input, each a line starting with its file (as typed) and position.
     static func check(_ path: String) -> [String] {
+      // A relative URL keeps the path as typed in every message.
       let url = URL(fileURLWithPath: path)
       if url.pathExtension.lowercased() == "har" {
         var problems: [String] = []
         do {
           _ = try Cassette.load(from: url)
         } catch {
-          problems.append("\(error)")
+          // One line per problem.
+          problems += "\(error)".split(separator: "\n").map(String.init)
         }
         problems += secrets(in: url, shown: path)
         return problems
@@ -61,12 +63,11 @@
       do {
         manifest = try Manifest.load(contentsOf: url)
       } catch {
-        return ["\(error)"]
+        return error.message.split(separator: "\n").map(String.init)
       }
       // A fixture directory has no manifest file to scan.
       guard manifest.url.pathExtension.lowercased() == "json" else { return [] }
-      let shown = manifest.url.standardizedFileURL.path == url.standardizedFileURL.path ? path : manifest.url.path
-      return secrets(in: manifest.url, shown: shown)
+      return secrets(in: manifest.url, shown: manifest.url.relativePath)
     }
 
     /// Secrets left in a JSON file, with where each is.

@@ -8,15 +8,23 @@
   struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Serve a manifest, a fixture directory or HAR cassettes over HTTP on loopback.",
+      // Wrapped by hand: ArgumentParser prints the generated usage on one line.
+      usage: """
+        doppel serve [<input> ...] [--scenario <scenario>] [--port <port>]
+                     [--host <host>] [--allow-remote] [--origin <origin>]
+                     [--unmatched-status <unmatched-status>]
+                     [--[no-]watch] [--quiet]
+        """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
           GET /CatFancy/breeds.json → 200 (doppel.json:5 "standard")
-          GET /nope → 404, no stub matched (closest: GET https://…/breeds.json; path differs)
+          GET /nope → 404, no stub matched (closest: GET …/breeds.json; path differs)
 
-        Stubs are usually written for the real backend (https://api.example.com/…). When they name
-        one origin, requests to the server are matched as sent to it; otherwise send a Host header
-        naming the host, or choose with --origin. An unmatched request gets the near-miss report
-        as its body. Edited inputs are reloaded while serving.
+        Stubs are usually written for the real backend (https://api.example.com/…).
+        When they name one origin, requests to the server are matched as sent to it;
+        otherwise send a Host header naming the host, or choose with --origin. An
+        unmatched request gets the near-miss report as its body. Edited inputs are
+        reloaded while serving.
         """
     )
 

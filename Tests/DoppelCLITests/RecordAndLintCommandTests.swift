@@ -155,5 +155,42 @@
       #expect(result.output.contains("GitHub token"))
       #expect(result.output.contains("doppel.json:"))
     }
+
+    @Test func lintReportsEveryProblemWithThePathAsTyped() async throws {
+      let directory = try temporaryDirectory()
+      try FileManager.default.createDirectory(
+        at: directory.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+      try Data(
+        #"""
+        {"stubs": [
+          {"request": "/a", "response": {"delay": 1e308}},
+          {"request": "/b", "response": {"status": 200.5}},
+          {"request": "/c", "response": {"chunked": {"size": 1, "every": 1e21}}}
+        ]}
+        """#.utf8
+      ).write(to: directory.appendingPathComponent("fixtures/doppel.json"))
+      try Data(
+        #"{"log": {"entries": [{"request": {"method": "G E T", "url": "https://a.com/"}, "response": {"status": 42}}]}}"#
+          .utf8
+      ).write(to: directory.appendingPathComponent("bad.har"))
+      let result = try await DoppelProcess.run(["lint", "fixtures", "./bad.har"], directory: directory)
+      #expect(result.status == 1)
+      let tooLong =
+        #"is longer than the longest duration, 86400 seconds (24 hours). Write a shorter one; for a response that never comes, write "never": true."#
+      #expect(
+        result.output.split(separator: "\n").map(String.init) == [
+          "fixtures/doppel.json:2:43: stubs[0].response.delay: 1e308 seconds \(tooLong)",
+          "fixtures/doppel.json:3:44: stubs[1].response.status: expected an HTTP status from 100 to 599, found the number 200.5, which is not a whole number.",
+          "fixtures/doppel.json:4:66: stubs[2].response.chunked.every: 1e21 seconds \(tooLong)",
+          #"./bad.har:1:45: log.entries[0].request.method: "G E T" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#,
+        ])
+      #expect(result.error.contains("4 problems in 2 of 2 files"))
+    }
+
+    @Test func serveHelpFitsEightyColumns() async throws {
+      let result = try await DoppelProcess.run(["serve", "--help"], environment: ["COLUMNS": "80"])
+      let long = result.output.split(separator: "\n").filter { $0.count > 80 }
+      #expect(long.isEmpty, "\(long)")
+    }
   }
 #endif

@@ -58,11 +58,15 @@
     let errors = Lines()
     private let exit = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
-    /// Starts `doppel arguments…`.
-    init(_ arguments: [String], directory: URL? = nil) throws {
+    /// Starts `doppel arguments…`, in `directory` when given, with `environment` added to the
+    /// test's own.
+    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
       process.executableURL = try doppelExecutable()
       process.arguments = arguments
       if let directory { process.currentDirectoryURL = directory }
+      if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+      }
       let standardOutput = Pipe()
       let standardError = Pipe()
       process.standardOutput = standardOutput
@@ -138,10 +142,10 @@
     }
 
     /// Runs `doppel arguments…` to the end: status, standard output and standard error.
-    static func run(_ arguments: [String], directory: URL? = nil) async throws -> (
-      status: Int32, output: String, error: String
-    ) {
-      let process = try DoppelProcess(arguments, directory: directory)
+    static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws
+      -> (status: Int32, output: String, error: String)
+    {
+      let process = try DoppelProcess(arguments, directory: directory, environment: environment)
       let status = await process.waitForExit()
       await process.output.waitForEnd()
       await process.errors.waitForEnd()

@@ -110,27 +110,27 @@ import Testing
   @Test(arguments: [
     (
       "{\"log\": {\"entries\": [",
-      "bad.har: is not valid JSON. A HAR file is one JSON document; check that the export finished and that the file was not cut short."
+      "bad.har:1:22: malformed JSON: the file ends where a value was expected. A HAR file is one JSON document; check that the export finished and that the file was not cut short."
     ),
     (
       "{\"entries\": []}",
-      "bad.har: the top level has no \"log\", which HAR 1.2 requires. Add it, or export the capture again."
+      "bad.har:1:1: the document has no \"log\", which HAR 1.2 requires. Add it, or export the capture again."
     ),
     (
       #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": 200}}, {"request": {"method": "GET", "url": "https://a.com/"}, "response": {"content": {}}}]}}"#,
-      "bad.har: log.entries[1].response has no \"status\", which HAR 1.2 requires. Add it, or export the capture again."
+      "bad.har:1:176: log.entries[1].response: this object has no \"status\", which HAR 1.2 requires. Add it, or export the capture again."
     ),
     (
       #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": "200"}}]}}"#,
-      "bad.har: log.entries[0].response.status should be a number. Fix the value, or export the capture again."
+      "bad.har:1:101: log.entries[0].response.status: expected a whole number, found the string \"200\". Fix the value, or export the capture again."
     ),
     (
       #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/", "headers": {}}, "response": {"status": 200}}]}}"#,
-      "bad.har: log.entries[0].request.headers should be an array. Fix the value, or export the capture again."
+      "bad.har:1:88: log.entries[0].request.headers: expected an array, found an object. Fix the value, or export the capture again."
     ),
     (
       #"{"log": {"entries": [{"request": {"method": "GET", "url": null}, "response": {"status": 200}}]}}"#,
-      "bad.har: log.entries[0].request.url is null but should be a string. Fix the value, or export the capture again."
+      "bad.har:1:59: log.entries[0].request.url: expected a string, found null. Fix the value, or export the capture again."
     ),
   ])
   func aMalformedFileNamesTheFileAndTheJSONPath(json: String, message: String) {
@@ -150,11 +150,10 @@ import Testing
       ]}}
       """#
     let expected = """
-      bad.har: 4 entries cannot be replayed:
-        bad.har: log.entries[1].response.content.encoding: the body encoding "gzip" is not supported. HAR bodies are plain text, or base64 with "encoding": "base64"; decode this body into one of those.
-        bad.har: log.entries[2].response.content.text: the text is not valid base64, though "encoding" is "base64". Fix the text, or remove "encoding" if the text is the body itself.
-        bad.har: log.entries[3].request.url: "/relative" is not an absolute URL. Give the full URL, such as "https://api.example.com/breeds".
-        bad.har: log.entries[4].response.status: 42 is not an HTTP status. Use 100 to 599, or 0 for a request that got no response.
+      bad.har:4:72: log.entries[1].response.content.encoding: the body encoding "gzip" is not supported. HAR bodies are plain text, or base64 with "encoding": "base64"; decode this body into one of those.
+      bad.har:6:52: log.entries[2].response.content.text: the text is not valid base64, though "encoding" is "base64". Fix the text, or remove "encoding" if the text is the body itself.
+      bad.har:7:40: log.entries[3].request.url: "/relative" is not an absolute URL. Give the full URL, such as "https://api.example.com/breeds".
+      bad.har:8:85: log.entries[4].response.status: 42 is not an HTTP status. Use 100 to 599, or 0 for a request that got no response.
       """
     #expect(throws: DoppelError(expected)) { try Cassette(data: Data(json.utf8), file: "bad.har") }
   }
@@ -165,7 +164,7 @@ import Testing
       """#
     #expect(
       throws: DoppelError(
-        "bad.har: log.entries[0].request.postData.text: the text is not valid base64, though \"encoding\" is \"base64\". Fix the text, or remove \"encoding\" if the text is the body itself."
+        "bad.har:1:116: log.entries[0].request.postData.text: the text is not valid base64, though \"encoding\" is \"base64\". Fix the text, or remove \"encoding\" if the text is the body itself."
       )
     ) { try Cassette(data: Data(json.utf8), file: "bad.har") }
   }

@@ -64,7 +64,7 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {}, "times": 0}]}"#,
-        #"1:55: stubs[0].times: expected how many requests the stub answers (1 or more), found the number 0."#
+        #"1:55: stubs[0].times: expected how many requests the stub answers (1 to 1000000000), found the number 0, which is too small."#
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"status": "200"}}]}"#,
@@ -72,15 +72,15 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"status": 700}}]}"#,
-        #"1:53: stubs[0].response.status: expected an HTTP status from 100 to 599, found the number 700."#
+        #"1:53: stubs[0].response.status: expected an HTTP status from 100 to 599, found the number 700, which is too large."#
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"throttle": 9223372036854775807}}]}"#,
-        #"1:55: stubs[0].response.throttle: expected bytes per second (1 or more), found the number 9223372036854775807."#
+        #"1:55: stubs[0].response.throttle: expected bytes per second (1 to 1000000000), found the number 9223372036854775807, which is too large."#
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"dropAfterBytes": 1.5}}]}"#,
-        #"1:61: stubs[0].response.dropAfterBytes: expected a number of bytes (0 or more), found the number 1.5."#
+        #"1:61: stubs[0].response.dropAfterBytes: expected a number of bytes (0 to 1000000000), found the number 1.5, which is not a whole number."#
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"json": 1, "file": "x.json"}}]}"#,
@@ -199,9 +199,11 @@ import Testing
       }
       """)
     let manifest = scratch.url.appendingPathComponent("doppel.json")
+    // Both problems, one line each, in the order of the file.
     #expect(
       throws: DoppelError(
-        "\(manifest.path):4:47: stubs[1].response.file: the fixture file \"fixtures/cats.json\" does not exist (looked for \(scratch.path)/fixtures/cats.json). Create it, or fix the path; it is relative to the manifest's directory \(scratch.path)."
+        "\(manifest.path):4:47: stubs[1].response.file: the fixture file \"fixtures/cats.json\" does not exist (looked for \(scratch.path)/fixtures/cats.json). Create it, or fix the path; it is relative to the manifest's directory \(scratch.path).\n"
+          + "\(manifest.path):5:46: stubs[2].response.file: \"fixtures\" is a directory, not a fixture file. Name a file inside it."
       )
     ) { try Manifest.load(contentsOf: scratch.url) }
     try scratch.write("fixtures/cats.json", "{}")
@@ -222,7 +224,11 @@ import Testing
     ) { try Manifest.load(contentsOf: missing) }
     let latin1 = scratch.url.appendingPathComponent("latin1.json")
     try Data([0x7B, 0x22, 0xE9, 0x22, 0x7D]).write(to: latin1)
-    #expect(throws: DoppelError("\(latin1.path): the manifest is not UTF-8 text. Save it as UTF-8.")) {
+    #expect(
+      throws: DoppelError(
+        "\(latin1.path):1:3: the manifest is not UTF-8 text: the byte 0xE9 at byte offset 2 is not valid UTF-8. Save the file as UTF-8."
+      )
+    ) {
       try Manifest.load(contentsOf: latin1)
     }
   }

@@ -32,12 +32,14 @@ public struct Cassette: Sendable, Equatable {
   /// - Parameters:
   ///   - data: the HAR JSON.
   ///   - file: the name errors use, usually the file's path.
-  /// - Throws: ``DoppelError`` naming `file` and the JSON path of the fault (such as
-  ///   `log.entries[3].response.content.encoding`); when several entries cannot be replayed (an
-  ///   unknown body encoding, invalid base64, a relative URL), one line for each.
+  /// - Throws: ``DoppelError`` naming `file`, the line and column and the JSON path of the fault
+  ///   (such as `log.entries[3].response.content.encoding`), as ``HARFile/init(data:file:)`` does;
+  ///   when entries cannot be replayed (an unknown body encoding, invalid base64, a relative URL, a
+  ///   method that is not an HTTP token, a status that is not HTTP), one line for each, in order.
   public init(data: Data, file: String = "cassette") throws {
-    har = try HARFile(data: data, file: file)
-    try validate(file: file)
+    let reading = try HARReading(data: data, file: file)
+    har = reading.har
+    try validate(file: file, place: reading.place(entry:field:))
   }
 
   /// Reads the cassette at `url`.
@@ -50,9 +52,10 @@ public struct Cassette: Sendable, Equatable {
       data = try Data(contentsOf: url)
     } catch {
       let reason = FileManager.default.fileExists(atPath: url.path) ? "it could not be read" : "there is no such file"
-      throw DoppelError("Could not read the cassette \(url.path): \(reason). Check the path.")
+      throw DoppelError("Could not read the cassette \(url.relativePath): \(reason). Check the path.")
     }
-    return try Cassette(data: data, file: url.path)
+    // Named as the caller wrote it: a relative file URL stays relative.
+    return try Cassette(data: data, file: url.relativePath)
   }
 
   /// The cassette as stable HAR JSON (keys sorted, pretty printed), after `redaction`.
@@ -76,24 +79,19 @@ public struct Cassette: Sendable, Equatable {
     }
   }
 
-  /// Checks that every entry's URL and bodies can be decoded, reporting each one that cannot.
-  func validate(file: String) throws {
+  /// Checks that every entry's method, URL, status and bodies can be replayed, reporting each one
+  /// that cannot on its own line, `place` giving `file:line:column` of a field when the text is
+  /// known.
+  func validate(file: String, place: ((_ entry: Int, _ field: String) -> String)? = nil) throws {
     var problems: [String] = []
     for (index, entry) in entries.enumerated() {
       do {
         _ = try entry.recordedRequest()
         _ = try entry.replayResponse(for: HTTPMethod(entry.request.method))
       } catch {
-        problems.append(error.message(file: file, index: index))
+        problems.append(error.message(place: place?(index, error.field) ?? file, index: index))
       }
     }
-    switch problems.count {
-    case 0: return
-    case 1: throw DoppelError(problems[0])
-    default:
-      throw DoppelError(
-        "\(file): \(problems.count) entries cannot be replayed:\n"
-          + problems.map { "  " + $0 }.joined(separator: "\n"))
-    }
+    guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
   }
 }

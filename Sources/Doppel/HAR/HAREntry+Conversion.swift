@@ -11,9 +11,10 @@ struct HAREntryProblem: Error, Sendable, Equatable {
   /// What is wrong and how to fix it.
   let reason: String
 
-  /// `file: log.entries[3].response.content.encoding: reason`.
-  func message(file: String, index: Int) -> String {
-    "\(file): log.entries[\(index)].\(field): \(reason)"
+  /// `file:12:5: log.entries[3].response.content.encoding: reason`, `place` being `file:12:5` (or
+  /// the file alone).
+  func message(place: String, index: Int) -> String {
+    "\(place): log.entries[\(index)].\(field): \(reason)"
   }
 }
 
@@ -98,6 +99,13 @@ extension HAREntry {
   }
 
   func recordedRequest() throws(HAREntryProblem) -> Request {
+    guard HTTPToken.isToken(request.method) else {
+      throw HAREntryProblem(
+        field: "request.method",
+        reason:
+          "\"\(request.method)\" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."
+      )
+    }
     let url = try recordedURL()
     var headers = HTTPHeaders()
     for field in request.headers where !field.name.hasPrefix(":") { headers.add(field.name, field.value) }

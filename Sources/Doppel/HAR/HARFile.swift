@@ -23,14 +23,12 @@ public struct HARFile: Sendable, Equatable {
   /// - Parameters:
   ///   - data: the JSON.
   ///   - file: the name errors use for the document, usually its path.
-  /// - Throws: ``DoppelError`` naming `file` and the JSON path of the fault, such as
-  ///   `log.entries[3].response.status`, and how to fix it.
+  /// - Throws: ``DoppelError`` naming `file`, the line and column, the JSON path of the fault
+  ///   (such as `log.entries[3].response.status`), and how to fix it: for bytes that are not UTF-8,
+  ///   JSON that is not strict (RFC 8259: no trailing commas, no comments), a missing field, a value
+  ///   of the wrong type, or a number out of range.
   public init(data: Data, file: String = "HAR") throws {
-    do {
-      self = try JSONDecoder().decode(HARFile.self, from: data)
-    } catch {
-      throw DoppelError(HARDecodingFailure.message(error, file: file))
-    }
+    self = try HARReading(data: data, file: file).har
   }
 
   /// The document as stable JSON: pretty printed, keys sorted, slashes unescaped, and a final

@@ -24,8 +24,10 @@ import Foundation
 /// ```
 ///
 /// Everything is checked when the manifest is loaded: malformed JSON, an unknown key, a bad URL, a
-/// fixture file that does not exist. Each error is a ``DoppelError`` whose message names the file,
-/// the line and column, the key path (`stubs[2].response.status`) and the fix. The format is
+/// fixture file that does not exist, a number out of range (delays go up to 24 hours, counts and
+/// byte counts up to 1,000,000,000). Each error is a ``DoppelError`` whose message names the file,
+/// the line and column, the key path (`stubs[2].response.status`) and the fix, one line per problem.
+/// The format is
 /// described field by field in the "Fixtures and scenarios" article, and as a JSON Schema in
 /// `Schemas/doppel-manifest.schema.json`.
 public struct Manifest: Sendable {
@@ -52,20 +54,28 @@ public struct Manifest: Sendable {
   /// Reads a manifest as if it were the file at `url`: errors name `url`, and fixture files are
   /// found relative to its directory.
   ///
-  /// - Throws: ``DoppelError`` for malformed JSON or anything the manifest format does not allow.
+  /// - Throws: ``DoppelError`` for bytes that are not UTF-8 (naming the offset of the first bad
+  ///   byte), malformed JSON, or anything the manifest format does not allow. Reading goes on past
+  ///   a problem wherever the rest does not depend on it, so the message reports every problem of
+  ///   the file: one line each, in the order of the file, each `file:line:column: key path: what is
+  ///   wrong. The fix.` Files are named as `url` names them: a relative file URL stays relative.
   public init(data: Data, url: URL) throws(DoppelError) {
     let bytes = [UInt8](data)
     let reader = ManifestReader(url: url, bytes: bytes)
-    guard String(data: data, encoding: .utf8) != nil else {
-      throw DoppelError("\(url.path): the manifest is not UTF-8 text. Save it as UTF-8.")
+    if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
+      throw DoppelError(
+        "\(reader.displayPath):\(reader.position(offset)): the manifest is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. Save the file as UTF-8."
+      )
     }
     let root: PositionedJSON
     do {
       root = try PositionedJSONParser.parse(bytes)
     } catch {
-      throw DoppelError("\(url.path):\(reader.position(error.offset)): malformed JSON: \(error.message).")
+      throw DoppelError("\(reader.displayPath):\(reader.position(error.offset)): malformed JSON: \(error.message).")
     }
-    let document = try reader.document(root)
+    let document = reader.document(root)
+    let problems = reader.log.sorted
+    guard problems.isEmpty else { throw DoppelError(problems.map(\.message).joined(separator: "\n")) }
     self.url = url
     description = document.description
     stubs = document.stubs
@@ -98,7 +108,8 @@ public struct Manifest: Sendable {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw DoppelError(
-        "\(url.path): no such file or directory. Pass the manifest file, or the directory holding \(defaultFileName).")
+        "\(url.relativePath): no such file or directory. Pass the manifest file, or the directory holding \(defaultFileName)."
+      )
     }
     var file = url
     if isDirectory.boolValue {
@@ -109,7 +120,7 @@ public struct Manifest: Sendable {
     do {
       data = try Data(contentsOf: file)
     } catch {
-      throw DoppelError("\(file.path): could not read the manifest: \(error.localizedDescription).")
+      throw DoppelError("\(file.relativePath): could not read the manifest: \(error.localizedDescription).")
     }
     return try Manifest(data: data, url: file)
   }

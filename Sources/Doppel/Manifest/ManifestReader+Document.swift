@@ -30,90 +30,145 @@ extension ManifestReader {
     var scenariosPosition: TextPosition?
   }
 
-  func document(_ root: PositionedJSON) throws(DoppelError) -> Document {
-    let fields = try object(root, .root, known: ManifestKeys.manifest, what: "a manifest")
+  /// Reads the whole document, going on past each problem where the rest does not depend on it;
+  /// the problems are in ``log``.
+  func document(_ root: PositionedJSON) -> Document {
     var document = Document()
-    if let node = fields["$schema"] { _ = try string(node, fields.path("$schema")) }
-    if let node = fields["description"] { document.description = try string(node, fields.path("description")) }
-    if let node = fields["unmatched"] { document.unmatched = try unmatched(node, fields.path("unmatched")) }
-    document.stubs = try stubs(in: fields)
+    guard
+      let fields = collecting({ () throws(ManifestProblem) in
+        try object(root, .root, known: ManifestKeys.manifest, what: "a manifest")
+      })
+    else { return document }
+    if let node = fields["$schema"] {
+      _ = collecting { () throws(ManifestProblem) in try string(node, fields.path("$schema")) }
+    }
+    if let node = fields["description"] {
+      document.description = collecting { () throws(ManifestProblem) in try string(node, fields.path("description")) }
+    }
+    if let node = fields["unmatched"] {
+      document.unmatched = collecting { () throws(ManifestProblem) in try unmatched(node, fields.path("unmatched")) }
+    }
+    document.stubs = stubs(in: fields)
     if let node = fields["scenarios"] {
-      let path = fields.path("scenarios")
       document.scenariosPosition = position(fields.keyOffset("scenarios"))
-      guard case .object(let members) = node.value else {
-        throw error(
-          node, path,
-          "expected the scenarios (a JSON object from name to scenario, such as {\"empty\": {\"stubs\": [ … ]}}), found \(node.kind)."
-        )
-      }
-      for member in members {
-        guard !member.key.isEmpty else {
-          throw error(at: member.keyOffset, path, "a scenario needs a name; \"\" is empty.")
-        }
-        let scenarioPath = path + member.key
-        let scenario = try object(member.value, scenarioPath, known: ManifestKeys.scenario, what: "a scenario")
-        var description: String?
-        if let node = scenario["description"] { description = try string(node, scenario.path("description")) }
-        document.scenarios.append(
-          ManifestScenario(name: member.key, description: description, stubs: try stubs(in: scenario)))
-      }
+      document.scenarios = scenarios(node, fields.path("scenarios"))
     }
     return document
   }
 
+  private func scenarios(_ node: PositionedJSON, _ path: ManifestKeyPath) -> [ManifestScenario] {
+    guard case .object(let members) = node.value else {
+      record(
+        error(
+          node, path,
+          "expected the scenarios (a JSON object from name to scenario, such as {\"empty\": {\"stubs\": [ … ]}}), found \(node.kind)."
+        ))
+      return []
+    }
+    var scenarios: [ManifestScenario] = []
+    for member in members {
+      guard !member.key.isEmpty else {
+        record(error(at: member.keyOffset, path, "a scenario needs a name; \"\" is empty."))
+        continue
+      }
+      let scenarioPath = path + member.key
+      guard
+        let scenario = collecting({ () throws(ManifestProblem) in
+          try object(member.value, scenarioPath, known: ManifestKeys.scenario, what: "a scenario")
+        })
+      else { continue }
+      var description: String?
+      if let node = scenario["description"] {
+        description = collecting { () throws(ManifestProblem) in try string(node, scenario.path("description")) }
+      }
+      scenarios.append(ManifestScenario(name: member.key, description: description, stubs: stubs(in: scenario)))
+    }
+    return scenarios
+  }
+
   /// The stubs of a fixture directory (if any) followed by the listed stubs (later ones win).
-  private func stubs(in fields: Fields) throws(DoppelError) -> [ManifestStub] {
+  private func stubs(in fields: Fields) -> [ManifestStub] {
     var result: [ManifestStub] = []
     if let node = fields["fixtureDirectory"] {
-      let path = fields.path("fixtureDirectory")
-      let relative = try nonEmptyString(node, path, what: "a directory path relative to the manifest")
-      let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
-      do {
-        result += try FixtureDirectory.stubs(in: url.standardizedFileURL)
-      } catch {
-        throw self.error(node, path, error.message)
-      }
+      result +=
+        collecting { () throws(ManifestProblem) in try fixtureDirectory(node, fields.path("fixtureDirectory")) } ?? []
     }
     guard let list = fields["stubs"] else { return result }
     let path = fields.path("stubs")
-    for (index, item) in try array(list, path, of: "stubs").enumerated() {
-      result.append(try stub(item, path + index))
+    guard let items = collecting({ () throws(ManifestProblem) in try array(list, path, of: "stubs") }) else {
+      return result
+    }
+    result.reserveCapacity(result.count + items.count)
+    for (index, item) in items.enumerated() {
+      if let stub = stub(item, path + index) { result.append(stub) }
     }
     return result
   }
 
-  private func stub(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> ManifestStub {
-    let fields = try object(node, path, known: ManifestKeys.stub, what: "a stub")
-    guard let request = fields["request"] else {
-      throw error(
-        node, path,
-        "a stub needs \"request\": which requests it answers, such as \"GET /breeds.json\" ({} answers every request).")
+  private func fixtureDirectory(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem)
+    -> [ManifestStub]
+  {
+    let relative = try nonEmptyString(node, path, what: "a directory path relative to the manifest")
+    let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+    do {
+      return try FixtureDirectory.stubs(in: url.standardizedFileURL)
+    } catch {
+      throw self.error(node, path, error.message)
     }
-    guard let response = fields["response"] else {
-      throw error(node, path, "a stub needs \"response\": what it answers, such as {\"status\": 200, \"json\": {…}}.")
+  }
+
+  /// One stub, or `nil` when it has a problem. Its request, response and other keys are checked
+  /// independently, so each of their problems is reported.
+  private func stub(_ node: PositionedJSON, _ path: ManifestKeyPath) -> ManifestStub? {
+    guard
+      let fields = collecting({ () throws(ManifestProblem) in
+        try object(node, path, known: ManifestKeys.stub, what: "a stub")
+      })
+    else { return nil }
+    let matcher = fields["request"].flatMap { request in
+      collecting { () throws(ManifestProblem) in try self.matcher(request, fields.path("request")) }
     }
-    var times: Int?
-    if let node = fields["times"] {
-      times = try integer(
-        node, fields.path("times"), in: 1...Int.max, what: "how many requests the stub answers (1 or more)")
+    let responder = fields["response"].flatMap { response in
+      collecting { () throws(ManifestProblem) in try self.responder(response, fields.path("response")) }
     }
-    var name: String?
-    if let node = fields["name"] { name = try string(node, fields.path("name")) }
+    if fields["request"] == nil {
+      record(
+        error(
+          node, path,
+          "a stub needs \"request\": which requests it answers, such as \"GET /breeds.json\" ({} answers every request)."
+        ))
+    }
+    if fields["response"] == nil {
+      record(
+        error(node, path, "a stub needs \"response\": what it answers, such as {\"status\": 200, \"json\": {…}}."))
+    }
+    var valid = true
+    func read<T>(_ key: String, _ body: (PositionedJSON, ManifestKeyPath) throws(ManifestProblem) -> T) -> T? {
+      guard let node = fields[key] else { return nil }
+      let value = collecting { () throws(ManifestProblem) in try body(node, fields.path(key)) }
+      if value == nil { valid = false }
+      return value
+    }
+    let times = read("times") { (node, path) throws(ManifestProblem) in
+      try integer(node, path, in: 1...Self.maximumCount, what: "how many requests the stub answers (1 to 1000000000)")
+    }
+    let name = read("name") { (node, path) throws(ManifestProblem) in try string(node, path) }
+    let requiresState = read("requiresState") { (node, path) throws(ManifestProblem) in
+      try nonEmptyString(node, path, what: "a state name")
+    }
+    let setsState = read("setsState") { (node, path) throws(ManifestProblem) in
+      try nonEmptyString(node, path, what: "a state name")
+    }
+    guard valid, let matcher, let responder else { return nil }
     var stub = ManifestStub(
-      matcher: try matcher(request, fields.path("request")),
-      responder: try responder(response, fields.path("response")),
-      times: times, name: name, location: location(node.offset))
-    if let node = fields["requiresState"] {
-      stub.requiresState = try nonEmptyString(node, fields.path("requiresState"), what: "a state name")
-    }
-    if let node = fields["setsState"] {
-      stub.setsState = try nonEmptyString(node, fields.path("setsState"), what: "a state name")
-    }
+      matcher: matcher, responder: responder, times: times, name: name, location: location(node.offset))
+    stub.requiresState = requiresState
+    stub.setsState = setsState
     return stub
   }
 
   /// `"fail"`, `"passthrough"`, or a response for every request no stub matches.
-  private func unmatched(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> UnmatchedPolicy {
+  private func unmatched(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> UnmatchedPolicy {
     switch node.value {
     case .string("fail"): return .fail
     case .string("passthrough"): return .passthrough

@@ -3,7 +3,7 @@ import Foundation
 extension ManifestReader {
   /// A stub's `request`: the string shorthand `"GET https://…"` / `"/path"`, or an object whose
   /// keys each add a condition (all must hold). `{}` matches every request.
-  func matcher(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Matcher {
+  func matcher(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Matcher {
     if case .string(let text) = node.value { return try shorthand(text, node, path) }
     let fields = try object(node, path, known: ManifestKeys.request, what: "a request")
     try requireAtMostOne(
@@ -42,7 +42,8 @@ extension ManifestReader {
   }
 
   /// `"GET https://api.example.com/breeds.json"`, `"POST /orders"` or just `"/breeds.json"`.
-  private func shorthand(_ text: String, _ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Matcher
+  private func shorthand(_ text: String, _ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem)
+    -> Matcher
   {
     // A leading upper-case word is a method; anything else is the URL, checked as written.
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
@@ -63,7 +64,8 @@ extension ManifestReader {
     return matcher
   }
 
-  private func method(_ name: String, _ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> HTTPMethod
+  private func method(_ name: String, _ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem)
+    -> HTTPMethod
   {
     guard name.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
       throw error(node, path, "\"\(name)\" is not an HTTP method. Write a method name such as GET, POST or DELETE.")
@@ -73,7 +75,7 @@ extension ManifestReader {
 
   /// `{"Accept": "application/json", "Authorization": true}`: a value to equal, or `true` for
   /// "present, whatever its value".
-  private func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Matcher {
+  private func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Matcher {
     guard case .object(let members) = node.value else {
       throw error(node, path, "expected header fields (a JSON object), found \(node.kind).")
     }

@@ -6,7 +6,7 @@ import Foundation
 
 extension ManifestReader {
   /// A stub's `response`: one response, or a `sequence` of them.
-  func responder(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Responder {
+  func responder(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Responder {
     let fields = try object(node, path, known: ManifestKeys.response, what: "a response")
     guard let sequence = fields["sequence"] else {
       if fields["then"] != nil {
@@ -55,7 +55,7 @@ extension ManifestReader {
 
   /// One response: a failure (`error`), a response that never comes (`never`), a redirect, or a
   /// status with headers and a body; then its timing.
-  func response(_ fields: Fields) throws(DoppelError) -> Response {
+  func response(_ fields: Fields) throws(ManifestProblem) -> Response {
     let path = fields.path
     try requireAtMostOne(
       ManifestKeys.responseBody, in: fields, "a response has one body; keep one of json, text, file.")
@@ -84,7 +84,8 @@ extension ManifestReader {
     if let delay = fields["delay"] { response = response.delayed(by: try duration(delay, path + "delay")) }
     if let throttle = fields["throttle"] {
       response = response.throttled(
-        bytesPerSecond: try integer(throttle, path + "throttle", in: 1...Int.max, what: "bytes per second (1 or more)"))
+        bytesPerSecond: try integer(
+          throttle, path + "throttle", in: 1...Self.maximumCount, what: "bytes per second (1 to 1000000000)"))
     }
     if let chunked = fields["chunked"] {
       let chunkPath = path + "chunked"
@@ -97,25 +98,28 @@ extension ManifestReader {
         )
       }
       response = response.chunked(
-        size: try integer(size, chunkPath + "size", in: 1...Int.max, what: "a chunk size in bytes (1 or more)"),
+        size: try integer(
+          size, chunkPath + "size", in: 1...Self.maximumCount, what: "a chunk size in bytes (1 to 1000000000)"),
         every: try duration(every, chunkPath + "every"))
     }
     if let drop = fields["dropAfterBytes"] {
       response = response.droppingConnection(
-        afterBytes: try integer(drop, path + "dropAfterBytes", in: 0...Int.max, what: "a number of bytes (0 or more)"))
+        afterBytes: try integer(
+          drop, path + "dropAfterBytes", in: 0...Self.maximumCount, what: "a number of bytes (0 to 1000000000)"))
     }
     return response
   }
 
   /// An error unless `key` stands only with the keys in `allowing`.
-  private func requireAlone(_ key: String, in fields: Fields, allowing: [String], _ reason: String) throws(DoppelError)
+  private func requireAlone(_ key: String, in fields: Fields, allowing: [String], _ reason: String)
+    throws(ManifestProblem)
   {
     guard let other = fields.members.map(\.key).first(where: { $0 != key && !allowing.contains($0) }) else { return }
     throw error(
       at: fields.keyOffset(other), fields.path, "\"\(other)\" cannot be used with \"\(key)\": \(reason) Remove one.")
   }
 
-  private func httpResponse(_ fields: Fields) throws(DoppelError) -> Response {
+  private func httpResponse(_ fields: Fields) throws(ManifestProblem) -> Response {
     let path = fields.path
     var status = 200
     if let node = fields["status"] {
@@ -144,12 +148,12 @@ extension ManifestReader {
   }
 
   /// `{"Cache-Control": "no-store", "Set-Cookie": ["a=1", "b=2"]}`, in the order written.
-  func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> HTTPHeaders {
+  func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> HTTPHeaders {
     HTTPHeaders(try stringPairs(node, path, what: "header fields", allowArrays: true))
   }
 
   /// A fixture file's URL, relative to the manifest's directory; it must exist now.
-  private func fixtureFile(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> URL {
+  private func fixtureFile(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> URL {
     let relative = try nonEmptyString(node, path, what: "a file path relative to the manifest")
     let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
     var isDirectory: ObjCBool = false
@@ -165,7 +169,7 @@ extension ManifestReader {
     return url.standardizedFileURL
   }
 
-  private func urlError(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> URLError {
+  private func urlError(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> URLError {
     switch node.value {
     case .string(let name):
       if let code = URLErrorCodeName.code(named: name) { return URLError(code) }
@@ -178,7 +182,7 @@ extension ManifestReader {
     }
   }
 
-  private func redirect(_ node: PositionedJSON, _ path: ManifestKeyPath, headers: HTTPHeaders) throws(DoppelError)
+  private func redirect(_ node: PositionedJSON, _ path: ManifestKeyPath, headers: HTTPHeaders) throws(ManifestProblem)
     -> Response
   {
     let fields = try object(

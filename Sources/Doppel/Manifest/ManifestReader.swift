@@ -7,34 +7,41 @@ struct ManifestReader {
   let displayPath: String
   /// The file's name, for stub locations: `doppel.json`.
   let fileName: String
+  /// The absolute path, for stub locations.
+  let filePath: String
   /// The directory relative paths (fixture files) are resolved against.
   let directory: URL
   let bytes: [UInt8]
-  private let lineStarts: [Int]
+  private let positions: TextPositions
+  /// The problems found so far (see ``collecting(_:)``).
+  let log = ManifestProblemLog()
 
   init(url: URL, bytes: [UInt8]) {
-    displayPath = url.path
+    // As the caller wrote it: a relative file URL (`URL(fileURLWithPath: "doppel.json")`) stays relative.
+    displayPath = url.relativePath
+    filePath = url.path
     fileName = url.lastPathComponent
     directory = url.deletingLastPathComponent()
     self.bytes = bytes
-    lineStarts = TextPosition.lineStarts(bytes)
+    positions = TextPositions(bytes)
   }
 
-  func position(_ offset: Int) -> TextPosition { TextPosition(offset: offset, in: bytes, lineStarts: lineStarts) }
+  func position(_ offset: Int) -> TextPosition { positions.position(offset) }
 
   /// `/path/doppel.json:14:7: stubs[2].response: message`
-  func error(at offset: Int, _ path: ManifestKeyPath, _ message: String) -> DoppelError {
-    DoppelError("\(displayPath):\(position(offset)): \(path.isRoot ? "" : "\(path): ")\(message)")
+  func error(at offset: Int, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
+    ManifestProblem(
+      offset: offset, message: "\(displayPath):\(position(offset)): \(path.isRoot ? "" : "\(path): ")\(message)")
   }
 
-  func error(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> DoppelError {
+  func error(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
     error(at: node.offset, path, message)
   }
 
   /// A source location for a stub declared at `offset`, so near-miss reports point into the manifest.
   func location(_ offset: Int) -> CodeLocation {
     let position = position(offset)
-    return CodeLocation(fileID: fileName, filePath: displayPath, line: position.line, column: position.column)
+    return CodeLocation(fileID: fileName, filePath: filePath, line: position.line, column: position.column)
   }
 
   // MARK: Objects
@@ -57,21 +64,26 @@ struct ManifestReader {
 
   func object(
     _ node: PositionedJSON, _ path: ManifestKeyPath, known: [String], what: String
-  ) throws(DoppelError) -> Fields {
+  ) throws(ManifestProblem) -> Fields {
     guard case .object(let members) = node.value else {
       throw error(node, path, "expected \(what) (a JSON object), found \(node.kind).")
     }
-    for member in members where !known.contains(member.key) {
-      throw error(
+    let unknown = members.filter { !known.contains($0.key) }.map { member in
+      error(
         at: member.keyOffset, path,
         "unknown key \"\(member.key)\".\(Suggestion.didYouMean(member.key, in: known)) The keys of \(what) are: \(known.joined(separator: ", "))."
       )
+    }
+    if let first = unknown.first {
+      // Every unknown key is reported; the object is not read further.
+      for other in unknown.dropFirst() { record(other) }
+      throw first
     }
     return Fields(node: node, path: path, members: members)
   }
 
   /// An error unless at most one of `keys` is present.
-  func requireAtMostOne(_ keys: [String], in fields: Fields, _ reason: String) throws(DoppelError) {
+  func requireAtMostOne(_ keys: [String], in fields: Fields, _ reason: String) throws(ManifestProblem) {
     let present = fields.present(keys)
     guard present.count > 1 else { return }
     throw error(
@@ -81,7 +93,8 @@ struct ManifestReader {
 
   // MARK: Scalars
 
-  func string(_ node: PositionedJSON, _ path: ManifestKeyPath, what: String = "a string") throws(DoppelError) -> String
+  func string(_ node: PositionedJSON, _ path: ManifestKeyPath, what: String = "a string") throws(ManifestProblem)
+    -> String
   {
     guard case .string(let text) = node.value else {
       var fix = ""
@@ -91,33 +104,22 @@ struct ManifestReader {
     return text
   }
 
-  func nonEmptyString(_ node: PositionedJSON, _ path: ManifestKeyPath, what: String) throws(DoppelError) -> String {
+  func nonEmptyString(_ node: PositionedJSON, _ path: ManifestKeyPath, what: String) throws(ManifestProblem) -> String {
     let text = try string(node, path, what: what)
     guard !text.isEmpty else { throw error(node, path, "expected \(what), found an empty string.") }
     return text
   }
 
-  func integer(
-    _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Int>, what: String
-  ) throws(DoppelError) -> Int {
-    switch node.value {
-    case .number(let value, _) where Int(exactly: value).map(range.contains) == true:
-      return Int(exactly: value) ?? range.lowerBound
-    case .string(let text) where Int(text).map(range.contains) == true:
-      throw error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
-    default:
-      throw error(node, path, "expected \(what), found \(node.kind).")
-    }
-  }
-
-  func bool(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Bool {
+  func bool(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Bool {
     guard case .bool(let flag) = node.value else {
       throw error(node, path, "expected true or false, found \(node.kind).")
     }
     return flag
   }
 
-  func array(_ node: PositionedJSON, _ path: ManifestKeyPath, of what: String) throws(DoppelError) -> [PositionedJSON] {
+  func array(_ node: PositionedJSON, _ path: ManifestKeyPath, of what: String) throws(ManifestProblem)
+    -> [PositionedJSON]
+  {
     guard case .array(let items) = node.value else {
       throw error(node, path, "expected an array of \(what), found \(node.kind).")
     }
@@ -127,7 +129,7 @@ struct ManifestReader {
   /// `{"name": "value"}` or `{"name": ["a", "b"]}`, as ordered pairs (a name repeats for each value).
   func stringPairs(
     _ node: PositionedJSON, _ path: ManifestKeyPath, what: String, allowArrays: Bool
-  ) throws(DoppelError) -> [(String, String)] {
+  ) throws(ManifestProblem) -> [(String, String)] {
     guard case .object(let members) = node.value else {
       throw error(node, path, "expected \(what) (a JSON object), found \(node.kind).")
     }
@@ -147,23 +149,5 @@ struct ManifestReader {
       }
     }
     return pairs
-  }
-
-  /// A duration: a number of seconds (`0.25`) or a string with a unit (`"250ms"`, `"1.5s"`).
-  func duration(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> Duration {
-    let fix = "Write a number of seconds (0.25) or a string with a unit: \"250ms\" or \"1.5s\"."
-    switch node.value {
-    case .number(let seconds, _) where seconds >= 0 && seconds.isFinite:
-      return .seconds(seconds)
-    case .string(let text):
-      let milliseconds = text.hasSuffix("ms")
-      let digits = milliseconds ? text.dropLast(2) : text.hasSuffix("s") ? text.dropLast() : ""
-      guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(digits) else {
-        throw error(node, path, "\(node.kind) is not a duration. \(fix)")
-      }
-      return milliseconds ? .milliseconds(value) : .seconds(value)
-    default:
-      throw error(node, path, "expected a duration, found \(node.kind). \(fix)")
-    }
   }
 }

@@ -20,12 +20,14 @@ struct PositionedJSONParser {
 
   /// Parses a whole document: one value, surrounded by optional white space. A UTF-8 byte order
   /// mark at the start is skipped.
-  static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> PositionedJSON {
+  static func parse(
+    _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}"
+  ) throws(SyntaxError) -> PositionedJSON {
     var parser = PositionedJSONParser(bytes)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
     parser.skipWhitespace()
     guard parser.index < bytes.count else {
-      throw SyntaxError(message: "the file is empty; a manifest is a JSON object such as {\"stubs\": []}", offset: 0)
+      throw SyntaxError(message: whenEmpty, offset: 0)
     }
     let value = try parser.parseValue()
     parser.skipWhitespace()
@@ -150,11 +152,12 @@ struct PositionedJSONParser {
   private mutating func parseString() throws(SyntaxError) -> String {
     let start = index
     index += 1  // "
-    var scalars = String.UnicodeScalarView()
+    // Most strings have no escape: one decode of the bytes between the quotes.
+    var scalars: String.UnicodeScalarView?
     var runStart = index
     func flush(_ end: Int) {
       if end > runStart {
-        scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+        scalars?.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
       }
     }
     while true {
@@ -163,12 +166,14 @@ struct PositionedJSONParser {
       }
       switch byte {
       case UInt8(ascii: "\""):
+        defer { index += 1 }
+        guard scalars != nil else { return String(decoding: bytes[runStart..<index], as: UTF8.self) }
         flush(index)
-        index += 1
-        return String(scalars)
+        return String(scalars ?? String.UnicodeScalarView())
       case UInt8(ascii: "\\"):
+        if scalars == nil { scalars = String.UnicodeScalarView() }
         flush(index)
-        scalars.append(try parseEscape())
+        scalars?.append(try parseEscape())
         runStart = index
       case 0..<0x20:
         let name = byte == 0x0A ? "a line break" : byte == 0x09 ? "a tab" : "the control character U+00\(hex(byte))"

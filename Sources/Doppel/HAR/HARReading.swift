@@ -1,0 +1,57 @@
+import Foundation
+
+/// Reads a HAR document the way manifests are read: strict JSON with positions, then the HAR types
+/// decoded from it, so every problem is `file:line:column: JSON path: what is wrong. The fix.`
+struct HARReading {
+  let file: String
+  let har: HARFile
+  private let root: PositionedJSON
+  private let positions: TextPositions
+
+  init(data: Data, file: String) throws(DoppelError) {
+    let bytes = [UInt8](data)
+    let positions = TextPositions(bytes)
+    self.file = file
+    self.positions = positions
+    if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
+      throw DoppelError(
+        "\(file):\(positions.position(offset)): the file is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. A HAR file is UTF-8 JSON; export the capture again."
+      )
+    }
+    do {
+      root = try PositionedJSONParser.parse(
+        bytes, whenEmpty: "the file is empty; a HAR file is a JSON object such as {\"log\": {\"entries\": []}}")
+    } catch {
+      throw DoppelError(
+        "\(file):\(positions.position(error.offset)): malformed JSON: \(error.message). A HAR file is one JSON document; check that the export finished and that the file was not cut short."
+      )
+    }
+    do {
+      har = try HARFile(from: PositionedDecoder(root))
+    } catch let problem as PositionedDecoder.Problem {
+      let path = problem.path.isEmpty ? "" : problem.path + ": "
+      throw DoppelError("\(file):\(positions.position(problem.offset)): \(path)\(problem.message)")
+    } catch {
+      throw DoppelError("\(file): could not be read as HAR: \(error). Check that it is a complete HAR 1.2 export.")
+    }
+  }
+
+  /// `file:line:column` of the value at `field` inside entry `index` (`response.content.text`),
+  /// or of the closest enclosing value that exists.
+  func place(entry index: Int, field: String) -> String {
+    var node = root
+    for key in ["log", "entries"] { node = member(key, of: node) ?? node }
+    guard case .array(let entries) = node.value, entries.indices.contains(index) else { return file }
+    node = entries[index]
+    for key in field.split(separator: ".") {
+      guard let next = member(String(key), of: node) else { break }
+      node = next
+    }
+    return "\(file):\(positions.position(node.offset))"
+  }
+
+  private func member(_ key: String, of node: PositionedJSON) -> PositionedJSON? {
+    guard case .object(let members) = node.value else { return nil }
+    return members.last { $0.key == key }?.value
+  }
+}
