@@ -14,10 +14,17 @@ import Foundation
 /// await model.load()
 /// model.state  // .breeds([…]), .noData, .badResponse or .networkError("…")
 /// ```
-@MainActor
-public final class BreedListModel {
+///
+/// It can be used from any task: the state is behind a lock.
+public final class BreedListModel: @unchecked Sendable {
+  // @unchecked Sendable: the only mutable state, `current`, is read and written under `lock`.
+  private let lock = NSLock()
+  private var current = BreedListState.loading
+
   /// What the screen shows now.
-  public private(set) var state: BreedListState = .loading
+  public var state: BreedListState {
+    lock.withLock { current }
+  }
 
   /// How the breeds are fetched.
   public let requester: BreedRequester
@@ -42,7 +49,8 @@ public final class BreedListModel {
   /// Fetches the breeds: the state is ``BreedListState/loading`` until the answer comes, then what
   /// the answer shows. It never throws: a failure is a state of the screen.
   public func load() async {
-    state = .loading
-    state = await BreedListState.load(with: requester)
+    lock.withLock { current = .loading }
+    let state = await BreedListState.load(with: requester)
+    lock.withLock { current = state }
   }
 }

@@ -22,7 +22,6 @@ func printError(_ message: String) {
 
 /// Shows the screen as `model` goes through its states: "Loading…" while the request is in flight,
 /// then what the answer shows.
-@MainActor
 func showLoading(_ model: BreedListModel, heading: String) async {
   print("== \(heading) ==")
   for line in model.state.lines { print(line) }

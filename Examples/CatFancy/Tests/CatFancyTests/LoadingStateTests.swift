@@ -7,7 +7,6 @@ import Testing
 /// the model shows "Loading…" until the clock moves, then the list. Time is a `ManualClock`: the
 /// test moves it, nothing sleeps.
 @Suite("Loading")
-@MainActor
 struct LoadingStateTests {
   @Test("slow: Loading… while the answer is held back, then the list", arguments: InjectionStyle.allCases)
   func slow(style: InjectionStyle) async throws {
