@@ -72,3 +72,21 @@ func snippet_Doppel_FixturesAndScenarios_L252() async throws {
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
+
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:260
+func snippet_Doppel_FixturesAndScenarios_L260() async throws {
+  struct BreedLoader {
+    let loadData: @Sendable (URL) async throws -> Data
+
+    func breeds() async throws -> [Breed] {
+      let data = try await loadData(breedsURL)
+      return try JSONDecoder().decode(Breeds.self, from: data).breeds
+    }
+  }
+
+  let app = BreedLoader { url in try await URLSession.shared.data(from: url).0 }  // the app
+  let test = BreedLoader(loadData: backend.loadData)                              // a test
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = app
+  _ = test
+}

@@ -24,48 +24,48 @@ struct Snippet_Doppel_RecordingAndReplaying_L12 {
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:45: skipped (a Package.swift excerpt)
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:51: skipped (a Package.swift excerpt)
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:88
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:92
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L88 {
+struct Snippet_Doppel_RecordingAndReplaying_L92 {
   @Test(.doppel(cassette: "search", matching: .methodAndURL(headers: ["Accept"], body: true)))
   func searchesBreeds() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:102
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:106
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L102 {
+struct Snippet_Doppel_RecordingAndReplaying_L106 {
   @Test(.doppel(cassette: "breeds") { $0.stub(.get("/breeds/abyssinian"), .status(500)) })
   func showsAServerError() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:116
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:120
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L116 {
+struct Snippet_Doppel_RecordingAndReplaying_L120 {
   @Test(.doppel(
     cassette: "login",
     redaction: .default.adding(headers: ["X-Session"], jsonFields: ["user.password", "access_token"])))
   func logsIn() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:131
-func snippet_Doppel_RecordingAndReplaying_L131() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:135
+func snippet_Doppel_RecordingAndReplaying_L135() async throws {
   for finding in try CassetteLint.scan(fileAt: cassetteURL) {
     print(finding)  // …/login.har: entries[2].request.headers.Authorization: bearer token
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:152
-func snippet_Doppel_RecordingAndReplaying_L152() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:156
+func snippet_Doppel_RecordingAndReplaying_L156() async throws {
   let export = try Cassette.load(from: URL(fileURLWithPath: "/Users/me/Downloads/api.example.com.har"))
   try export.save(to: testsFolder.appending(path: "__Cassettes__/BreedTests/breeds.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = export
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:178
-func snippet_Doppel_RecordingAndReplaying_L178() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:182
+func snippet_Doppel_RecordingAndReplaying_L182() async throws {
   let backend = Backend()
   let cassette = try backend.insertCassette(at: cassetteURL, record: .once)
   defer { try? cassette.eject() }  // saves what was recorded
@@ -74,7 +74,7 @@ func snippet_Doppel_RecordingAndReplaying_L178() async throws {
   _ = cassette
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:186
-func snippet_Doppel_RecordingAndReplaying_L186() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:190
+func snippet_Doppel_RecordingAndReplaying_L190() async throws {
   try backend.replay(Cassette.load(from: cassetteURL))
 }

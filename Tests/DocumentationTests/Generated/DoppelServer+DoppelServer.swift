@@ -21,7 +21,8 @@ func snippet_DoppelServer_DoppelServer_L12() async throws {
   backend.stub(.get("/breeds.json"), .json(breeds))
   try await withStubServer(backend) { server in
     let client = BreedClient(baseURL: server.baseURL)
-    #expect(try await client.breeds() == breeds)
+    let fetched = try await client.breeds()
+    #expect(fetched == breeds)
   }
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend

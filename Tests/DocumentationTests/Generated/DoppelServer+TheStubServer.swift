@@ -4,6 +4,7 @@
 
 import CatFancy
 import Doppel
+import DoppelServer
 import DoppelTesting
 import Foundation
 import Testing

@@ -31,9 +31,9 @@ func snippet_README_L20() async throws {
   _ = journal
 }
 
-// README.md:75
+// README.md:79
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L75 {
+struct Snippet_README_L79 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -46,8 +46,8 @@ struct Snippet_README_L75 {
   }
 }
 
-// README.md:99
-func snippet_README_L99() async throws {
+// README.md:103
+func snippet_README_L103() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
@@ -63,15 +63,15 @@ func snippet_README_L99() async throws {
   _ = load
 }
 
-// README.md:142
-func snippet_README_L142() async throws {
+// README.md:146
+func snippet_README_L146() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:165
-func snippet_README_L165() async throws {
+// README.md:170
+func snippet_README_L170() async throws {
   let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
@@ -81,9 +81,9 @@ func snippet_README_L165() async throws {
   _ = loadData
 }
 
-// README.md:176
+// README.md:181
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L176 {
+struct Snippet_README_L181 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)

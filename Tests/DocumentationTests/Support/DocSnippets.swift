@@ -183,6 +183,7 @@ enum DocSnippets {
 
   static func source(for blocks: [Block], of document: String) -> String {
     var imports: Set<String> = ["CatFancy", "Doppel", "DoppelTesting", "Foundation", "Testing", "XCTest"]
+    if blocks.contains(where: { $0.server && $0.skipReason == nil }) { imports.insert("DoppelServer") }
     var bodies: [String] = []
     for block in blocks {
       let location = "\(document):\(block.line)"
