@@ -84,6 +84,15 @@ let package = Package(
     ),
     .testTarget(name: "DoppelCLITests", dependencies: ["doppel", "DoppelServer"]),
 
+    // Every Swift code block of README.md and the DocC articles, compiled: the sources in
+    // Tests/DocumentationTests/Generated are written by Scripts/extract-doc-snippets, and a test
+    // checks that they are up to date. Blocks about DoppelServer compile with the Server trait.
+    .testTarget(
+      name: "DocumentationTests",
+      dependencies: ["CatFancy", "DoppelTesting", "DoppelServer"],
+      resources: [.copy("Fixtures")]
+    ),
+
     // Throughput against floors measured in the same run: `swift run -c release Benchmarks`.
     // Benchmarks/server holds the wrk/nginx script for the stub server, not Swift sources.
     .executableTarget(name: "Benchmarks", dependencies: ["Doppel"], path: "Benchmarks", exclude: ["server"]),

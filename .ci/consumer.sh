@@ -16,7 +16,7 @@ python3 - "$root" "$work/Package.swift" <<'PY'
 import re, sys
 root, out = sys.argv[1], sys.argv[2]
 text = open(f"{root}/README.md", encoding="utf-8").read()
-marker = text.index("<!-- consumer-package")
+marker = text.index("consumer-package:")
 block = re.search(r"```swift\n(.*?)```", text[marker:], re.S).group(1)
 url = '.package(url: "https://github.com/doppel-swift/Doppel.git", from: "0.1.0")'
 if url not in block:

@@ -1,5 +1,7 @@
 /// What the breeds screen shows.
 public enum BreedListState: Equatable, Sendable {
+  /// The breeds are being fetched; the screen shows a spinner.
+  case loading
   /// The breeds, in the server's order (never empty).
   case breeds([Breed])
   /// The server listed no breeds.
@@ -33,13 +35,14 @@ public enum BreedListState: Equatable, Sendable {
   }
 
   /// The screen as text, one line per row: each breed with what it is known for, or one line
-  /// explaining why there is nothing to show.
+  /// saying that the breeds are loading or explaining why there is nothing to show.
   ///
   /// ```
   /// Abyssinian: known for a ticked coat and boundless curiosity
   /// ```
   public var lines: [String] {
     switch self {
+    case .loading: ["Loading…"]
     case .breeds(let breeds): breeds.map { "\($0.name): known for \($0.knownFor)" }
     case .noData: ["No breeds to show."]
     case .badResponse: ["The server sent a response CatFancy could not read."]

@@ -27,9 +27,14 @@ public enum CatFancyBackend {
   /// Requests for any other URL fail (Doppel's default), so a wrong URL in the app shows up as a
   /// network error instead of reaching the real server.
   ///
-  /// - Parameter scenario: the scenario; by default none, so each variant is served at its own URL.
+  /// - Parameters:
+  ///   - scenario: the scenario; by default none, so each variant is served at its own URL.
+  ///   - clock: the clock the `slow` scenario's delay runs on; by default the continuous clock. A
+  ///     test passes a `ManualClock` and moves time itself.
   /// - Throws: `DoppelError` for an unknown scenario, naming the valid ones.
-  public static func makeBackend(scenario: ScenarioSelection = .base) throws -> Backend {
-    try Backend(manifest: manifest(), scenario: scenario)
+  public static func makeBackend(
+    scenario: ScenarioSelection = .base, clock: any Clock<Duration> = ContinuousClock()
+  ) throws -> Backend {
+    try Backend(manifest: manifest(), scenario: scenario, clock: clock)
   }
 }

@@ -5,7 +5,7 @@ public enum CatFancyCommand: Equatable, Sendable {
   /// Show every scenario of the bundled manifest (no arguments).
   case all
   /// Show one scenario of the bundled manifest (`--scenario NAME`).
-  case scenario(BreedsURL)
+  case scenario(CatFancyScenario)
   /// Fetch the standard variant from the real server with `URLSession.shared` (`--live`).
   case live
   /// Answer `URLSession.shared` process-wide from the bundled manifest and show the app's URL, in
@@ -26,9 +26,9 @@ public enum CatFancyCommand: Equatable, Sendable {
     public var description: String { message }
   }
 
-  /// The valid scenario names, comma-separated: `standard, empty, malformed, withMore`.
+  /// The valid scenario names, comma-separated: `standard, empty, malformed, withMore, slow`.
   public static var scenarioNames: String {
-    BreedsURL.allCases.map(\.rawValue).joined(separator: ", ")
+    CatFancyScenario.allCases.map(\.rawValue).joined(separator: ", ")
   }
 
   /// How to use the tool.
@@ -36,9 +36,10 @@ public enum CatFancyCommand: Equatable, Sendable {
     """
     Usage: catfancy [--scenario NAME | --live | --shared | --help]
 
-    Shows the CatFancy breeds screen as text.
+    Shows the CatFancy breeds screen as text. Every answer comes from the bundled fixtures
+    (Fixtures/doppel.json); no request reaches the network, except with --live.
 
-      (no option)      every scenario, answered by the bundled manifest (Fixtures/doppel.json)
+      (no option)      every scenario, one after the other
       --scenario NAME  one scenario: \(scenarioNames)
       --live           the standard list from the real server, with URLSession.shared
       --shared         the list, with URLSession.shared answered by the manifest; the scenario
@@ -83,6 +84,22 @@ public enum CatFancyCommand: Equatable, Sendable {
     return commands.first ?? .all
   }
 
+  /// What the tool prints first, unless `--live`: where the answers come from, and the URL the app
+  /// asks for, as what the backend stubs (it is never fetched).
+  ///
+  /// ```
+  /// Every answer comes from CatFancy's bundled fixtures (Fixtures/doppel.json), served by a Doppel
+  /// backend: no request reaches the network.
+  /// The app asks for https://…/CatFancy/breeds.json; each scenario stubs that URL.
+  /// ```
+  public static func fixturesNote(url: URL) -> String {
+    """
+    Every answer comes from CatFancy's bundled fixtures (Fixtures/doppel.json), served by a Doppel
+    backend: no request reaches the network.
+    The app asks for \(url.absoluteString); each scenario stubs that URL.
+    """
+  }
+
   /// What `--live` prints when the real server could not give the breeds, for example
   /// `could not reach https://…/breeds.json: the device is offline; run without --live to use the
   /// bundled fixtures`.
@@ -96,8 +113,8 @@ public enum CatFancyCommand: Equatable, Sendable {
     return "\(problem); run without --live to use the bundled fixtures"
   }
 
-  private static func scenario(named name: String) throws(UsageError) -> BreedsURL {
-    guard let variant = BreedsURL(rawValue: name) else {
+  private static func scenario(named name: String) throws(UsageError) -> CatFancyScenario {
+    guard let variant = CatFancyScenario(rawValue: name) else {
       throw UsageError("unknown scenario \"\(name)\"; valid scenarios: \(scenarioNames)")
     }
     return variant

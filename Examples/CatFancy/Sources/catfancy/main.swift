@@ -1,7 +1,9 @@
 // The CatFancy breeds screen, as text. See `catfancy --help`.
 //
-// Every answer comes from the manifest Fixtures/doppel.json: `--scenario NAME` puts the app into
-// that scenario, as DOPPEL_SCENARIO=NAME or `-DoppelScenario NAME` would put a running app.
+// Every answer comes from the manifest Fixtures/doppel.json, never from the network (except with
+// `--live`): `--scenario NAME` puts the app into that scenario, as DOPPEL_SCENARIO=NAME or
+// `-DoppelScenario NAME` would put a running app. `--scenario slow` shows the loading state for
+// 1.5 seconds before the list.
 //
 // Nothing here creates a URLSession before the command is known: `--shared` must register
 // Doppel's process-wide interception before the first URLSession exists (a Linux requirement).
@@ -18,9 +20,13 @@ func printError(_ message: String) {
   FileHandle.standardError.write(Data("catfancy: \(message)\n".utf8))
 }
 
-func show(_ state: BreedListState, heading: String) {
+/// Shows the screen as `model` goes through its states: "Loading…" while the request is in flight,
+/// then what the answer shows.
+func showLoading(_ model: BreedListModel, heading: String) async {
   print("== \(heading) ==")
-  for line in state.lines { print(line) }
+  for line in model.state.lines { print(line) }
+  await model.load()
+  for line in model.state.lines { print(line) }
 }
 
 /// A backend for `scenario` from the bundled manifest; exits with the manifest's error if it fails.
@@ -49,13 +55,13 @@ case .help:
   print(CatFancyCommand.usage)
 
 case .all, .scenario:
-  // The session injection style: the requester is handed the backend's session.
-  let variants = if case .scenario(let variant) = command { [variant] } else { BreedsURL.allCases }
-  for (index, variant) in variants.enumerated() {
-    if index > 0 { print() }
-    let backend = makeBackend(scenario: .named(variant.rawValue))
-    let requester = BreedRequester(session: backend.session, url: url)
-    show(await BreedListState.load(with: requester), heading: "\(variant.rawValue): \(url.absoluteString)")
+  // The session injection style: the model is handed the backend's session.
+  print(CatFancyCommand.fixturesNote(url: url))
+  let scenarios = if case .scenario(let scenario) = command { [scenario] } else { CatFancyScenario.allCases }
+  for scenario in scenarios {
+    print()
+    let backend = makeBackend(scenario: .named(scenario.rawValue))
+    await showLoading(BreedListModel(session: backend.session, url: url), heading: scenario.rawValue)
   }
 
 case .shared:
@@ -71,16 +77,19 @@ case .shared:
     printError("\(error)")
     exit(1)
   }
-  let requester = BreedRequester(session: URLSession.shared, url: url)
-  show(
-    await BreedListState.load(with: requester),
-    heading: "\(scenario ?? "standard") via URLSession.shared: \(url.absoluteString)")
+  print(CatFancyCommand.fixturesNote(url: url))
+  print()
+  await showLoading(
+    BreedListModel(session: URLSession.shared, url: url),
+    heading: "\(scenario ?? "standard"), through URLSession.shared")
   backend.stopInterceptingProcessWide()
 
 case .live:
   let requester = BreedRequester(session: URLSession.shared, url: url)
   do throws(BreedsError) {
-    show(.init(.success(try await requester.breeds())), heading: "standard, live: \(url.absoluteString)")
+    let state = BreedListState(.success(try await requester.breeds()))
+    print("== standard, fetched live from \(url.absoluteString) ==")
+    for line in state.lines { print(line) }
   } catch {
     printError(CatFancyCommand.liveFailureMessage(url: url, error: error))
     exit(1)

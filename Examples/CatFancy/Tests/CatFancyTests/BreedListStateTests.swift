@@ -22,6 +22,10 @@ struct BreedListStateTests {
       ])
   }
 
+  @Test func loading() {
+    #expect(BreedListState.loading.lines == ["Loading…"])
+  }
+
   @Test func noData() {
     #expect(BreedListState.noData.lines == ["No breeds to show."])
   }

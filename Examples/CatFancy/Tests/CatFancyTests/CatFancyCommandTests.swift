@@ -10,8 +10,8 @@ struct CatFancyCommandTests {
     #expect(try CatFancyCommand.parse([]) == .all)
   }
 
-  @Test("--scenario NAME picks one", arguments: BreedsURL.allCases)
-  func scenario(variant: BreedsURL) throws {
+  @Test("--scenario NAME picks one", arguments: CatFancyScenario.allCases)
+  func scenario(variant: CatFancyScenario) throws {
     #expect(try CatFancyCommand.parse(["--scenario", variant.rawValue]) == .scenario(variant))
     #expect(try CatFancyCommand.parse(["--scenario=\(variant.rawValue)"]) == .scenario(variant))
   }
@@ -28,7 +28,7 @@ struct CatFancyCommandTests {
   func unknownScenario() {
     #expect(
       throws: CatFancyCommand.UsageError(
-        #"unknown scenario "dogs"; valid scenarios: standard, empty, malformed, withMore"#)
+        #"unknown scenario "dogs"; valid scenarios: standard, empty, malformed, withMore, slow"#)
     ) {
       try CatFancyCommand.parse(["--scenario", "dogs"])
     }
@@ -42,7 +42,7 @@ struct CatFancyCommandTests {
   @Test func missingScenarioName() {
     #expect(
       throws: CatFancyCommand.UsageError(
-        "--scenario needs a name; valid scenarios: standard, empty, malformed, withMore")
+        "--scenario needs a name; valid scenarios: standard, empty, malformed, withMore, slow")
     ) {
       try CatFancyCommand.parse(["--scenario"])
     }
@@ -62,8 +62,19 @@ struct CatFancyCommandTests {
 
   @Test("the usage lists every option and scenario")
   func usage() {
-    for option in ["--scenario NAME", "--live", "--shared", "--help", "standard, empty, malformed, withMore"] {
+    for option in ["--scenario NAME", "--live", "--shared", "--help", "standard, empty, malformed, withMore, slow"] {
       #expect(CatFancyCommand.usage.contains(option))
     }
+  }
+
+  @Test("the tool says where the answers come from, and shows the URL as stubbed")
+  func fixturesNote() {
+    #expect(
+      CatFancyCommand.fixturesNote(url: BreedsURL.standard.url) == """
+        Every answer comes from CatFancy's bundled fixtures (Fixtures/doppel.json), served by a Doppel
+        backend: no request reaches the network.
+        The app asks for https://raceconditionsoftware.s3.us-west-1.amazonaws.com/CatFancy/breeds.json; each scenario stubs that URL.
+        """)
+    #expect(CatFancyCommand.usage.contains("no request reaches the network, except with --live"))
   }
 }

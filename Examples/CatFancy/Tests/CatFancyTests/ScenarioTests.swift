@@ -7,10 +7,11 @@ import Testing
 /// and both loading APIs.
 @Suite("Scenarios from the manifest")
 struct ScenarioTests {
-  @Test("the manifest loads and has one scenario per URL variant")
+  @Test("the manifest loads and has one scenario per URL variant, and slow")
   func scenarioNames() throws {
     let manifest = try CatFancyBackend.manifest()
-    #expect(manifest.scenarioNames == BreedsURL.allCases.map(\.rawValue))
+    #expect(manifest.scenarioNames == CatFancyScenario.allCases.map(\.rawValue))
+    #expect(manifest.scenarioNames == BreedsURL.allCases.map(\.rawValue) + ["slow"])
     #expect(manifest.description(ofScenario: "withMore") == "19 breeds: more rows than fit on a screen.")
   }
 
@@ -68,7 +69,7 @@ struct ScenarioTests {
     let error = #expect(throws: DoppelError.self) { try CatFancyBackend.makeBackend(scenario: "withmore") }
     #expect(
       error?.message.hasSuffix(
-        #"doppel.json:26:3: scenarios: there is no scenario "withmore" (chosen in code). Did you mean "withMore"? The scenarios are: standard, empty, malformed, withMore."#
+        #"doppel.json:26:3: scenarios: there is no scenario "withmore" (chosen in code). Did you mean "withMore"? The scenarios are: standard, empty, malformed, withMore, slow."#
       ) == true)
   }
 

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// The generated snippet sources are what `Scripts/extract-doc-snippets` makes of the documentation
+/// as it is now, so that compiling them compiles the documentation.
+@Suite struct GeneratedSnippetsTests {
+  /// The package root, from this file's path.
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  @Test("the generated sources are up to date with README.md and the DocC articles")
+  func upToDate() throws {
+    let (files, _) = try DocSnippets.generate(root: Self.root)
+    for file in files {
+      let committed = try? String(contentsOf: Self.root.appendingPathComponent(file.path), encoding: .utf8)
+      #expect(
+        committed == file.contents,
+        "\(file.path) is out of date with the documentation. Run Scripts/extract-doc-snippets and commit the result.")
+    }
+    let directory = Self.root.appendingPathComponent(DocSnippets.outputDirectory)
+    let present = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+    let stale = Set(present).subtracting(files.map { URL(fileURLWithPath: $0.path).lastPathComponent })
+    #expect(
+      stale.isEmpty,
+      "\(stale.sorted()) in \(DocSnippets.outputDirectory) come from no document. Run Scripts/extract-doc-snippets.")
+  }
+
+  @Test("every Swift block is compiled, or skipped with a reason that says why")
+  func everyBlockIsAccountedFor() throws {
+    let (_, summary) = try DocSnippets.generate(root: Self.root)
+    #expect(summary.compiled >= 35)
+    #expect(summary.compiledWithServerTrait >= 3)
+    for skipped in summary.skipped {
+      #expect(skipped.hasSuffix("a Package.swift excerpt") || skipped.contains("AsyncHTTPClient"), "\(skipped)")
+    }
+  }
+
+  @Test("a block of statements becomes a function, its values marked as used")
+  func statements() throws {
+    let text = """
+      Intro.
+
+      ```swift
+      import Doppel
+
+      let backend = Backend()
+      let (data, response) = try await backend.session.data(from: url)
+      backend.stub(.get("/x"), .json(["a": 1]))   // { not a brace
+      ```
+      """
+    let blocks = try DocSnippets.swiftBlocks(in: text, document: "Sources/Doppel/Doppel.docc/Guide.md")
+    #expect(blocks.count == 1)
+    #expect(blocks.first?.line == 3)
+    let source = DocSnippets.source(for: blocks, of: "Sources/Doppel/Doppel.docc/Guide.md")
+    #expect(
+      source.hasSuffix(
+        """
+        // Sources/Doppel/Doppel.docc/Guide.md:3
+        func snippet_Doppel_Guide_L3() async throws {
+          let backend = Backend()
+          let (data, response) = try await backend.session.data(from: url)
+          backend.stub(.get("/x"), .json(["a": 1]))   // { not a brace
+          // Generated: the snippet's values, as used by what the reader writes next.
+          _ = backend
+          _ = data
+          _ = response
+        }
+
+        """))
+  }
+
+  @Test("tests become a disabled suite; protocols and extensions stay at file scope; … is left out")
+  func shapes() {
+    #expect(DocSnippets.shape(of: ["@Test(.doppel { $0.stub(.get(\"/a\"), .ok) })", "func a() async { … }"]) == .suite)
+    #expect(DocSnippets.shape(of: ["@Suite struct S {", "  @Test func a() {}", "}"]) == .suite)
+    #expect(DocSnippets.shape(of: ["protocol P {}", "extension URLSession: P {}"]) == .fileScope)
+    #expect(DocSnippets.shape(of: ["final class T: XCTestCase {", "  func testA() {}", "}"]) == .function)
+    #expect(DocSnippets.shape(of: ["let s = \"\"\"", "  @Test", "  \"\"\""]) == .function)
+    let source = DocSnippets.source(
+      for: [.init(line: 7, lines: ["@Test func a() async throws { … }"], server: true, skipReason: nil)],
+      of: "README.md")
+    #expect(
+      source.hasSuffix(
+        """
+        // README.md:7
+        #if Server
+        @Suite(.disabled("a documentation snippet: compiled, not run"))
+        struct Snippet_README_L7 {
+          @Test func a() async throws {}
+        }
+        #endif
+
+        """))
+  }
+
+  @Test("a skipped block needs a reason; an unknown marker names the valid ones")
+  func markers() throws {
+    let skipped = try DocSnippets.swiftBlocks(
+      in: "<!-- snippet: skip (a Package.swift excerpt) -->\n```swift\n.package(url: …)\n```\n", document: "README.md")
+    #expect(skipped.first?.skipReason == "a Package.swift excerpt")
+    let server = try DocSnippets.swiftBlocks(
+      in: "<!-- snippet: server -->\n\n```swift\nlet x = 1\n```\n", document: "README.md")
+    #expect(server.first?.server == true)
+
+    #expect {
+      try DocSnippets.swiftBlocks(in: "<!-- snippet: skip -->\n```swift\nx\n```\n", document: "README.md")
+    } throws: { error in
+      "\(error)" == "README.md:2: say why the block is skipped: <!-- snippet: skip (needs the network) -->"
+    }
+    #expect {
+      try DocSnippets.swiftBlocks(in: "<!-- snippet: ignore -->\n```swift\nx\n```\n", document: "README.md")
+    } throws: { error in
+      "\(error)"
+        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) --> and <!-- snippet: server -->"#
+    }
+  }
+}

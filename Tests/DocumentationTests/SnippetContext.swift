@@ -1,0 +1,72 @@
+import CatFancy
+import Doppel
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// What the documentation's snippets refer to without declaring it. The types are the CatFancy
+// example's (Examples/CatFancy): Breed, Breeds, BreedListModel, BreedListState, BreedRequester. The
+// values below stand for the reader's own, or for what an earlier snippet of the same page made.
+
+extension Breed {
+  /// A few breeds, for stubs and expectations.
+  static let all = [
+    Breed(
+      name: "Abyssinian", knownFor: "a ticked coat and boundless curiosity", popularity: 7,
+      photoURL: URL(fileURLWithPath: "/photos/abyssinian.jpg"), infoURL: URL(fileURLWithPath: "/info/abyssinian"),
+      credit: "test", license: "CC0", description: "test"),
+    Breed(
+      name: "Sphynx", knownFor: "having almost no fur at all", popularity: 6,
+      photoURL: URL(fileURLWithPath: "/photos/sphynx.jpg"), infoURL: URL(fileURLWithPath: "/info/sphynx"),
+      credit: "test", license: "CC0", description: "test"),
+  ]
+}
+
+/// The body of the breeds endpoint, as the server sends it.
+let breeds = Breeds(breeds: Breed.all)
+
+/// One breed.
+let breed = Breed.all[0]
+
+/// The breeds endpoint the snippets stub.
+let breedsURL = URL(string: "https://api.example.com/breeds.json")!
+
+/// A user, for closure stubs.
+struct User: Codable, Sendable {
+  var id: String
+}
+
+/// The signed-in user.
+let me = User(id: "me")
+
+/// A file served as a body.
+let report = URL(fileURLWithPath: "/tmp/report.pdf")
+
+/// Where the reader's manifest, cassettes and tests are.
+let manifestURL = URL(fileURLWithPath: "/tmp/App/Fixtures/doppel.json")
+let cassetteURL = URL(fileURLWithPath: "/tmp/App/Tests/AppTests/__Cassettes__/BreedTests/breeds.har")
+let testsFolder = URL(fileURLWithPath: "/tmp/App/Tests/AppTests")
+
+/// The manifest an earlier snippet loaded.
+var manifest: Manifest {
+  get throws { try CatFancyBackend.manifest() }
+}
+
+/// The backend an earlier snippet made.
+let backend = Backend()
+
+/// The model an earlier snippet made.
+let model = BreedListModel(session: backend.session, url: breedsURL)
+
+/// A client of the breeds API that takes a base URL, as code talking to the stub server would.
+struct BreedClient {
+  var baseURL: URL
+  var session = URLSession.shared
+
+  func breeds() async throws -> Breeds {
+    let (data, _) = try await session.data(from: baseURL.appendingPathComponent("breeds.json"))
+    return try JSONDecoder().decode(Breeds.self, from: data)
+  }
+}
