@@ -1,7 +1,7 @@
 /// A JSON value that remembers where it was written, so that a manifest error can point at the
 /// exact line and column. Object members keep their order.
-struct PositionedJSON: Sendable {
-  enum Value: Sendable {
+package struct PositionedJSON: Sendable {
+  package enum Value: Sendable {
     case null
     case bool(Bool)
     /// The number's value and its literal text, kept so it is served as written.
@@ -11,19 +11,19 @@ struct PositionedJSON: Sendable {
     case object([Member])
   }
 
-  struct Member: Sendable {
-    let key: String
+  package struct Member: Sendable {
+    package let key: String
     /// Where the key's opening quote is.
-    let keyOffset: Int
-    let value: PositionedJSON
+    package let keyOffset: Int
+    package let value: PositionedJSON
   }
 
-  let value: Value
+  package let value: Value
   /// The UTF-8 offset of the value's first byte in the document.
-  let offset: Int
+  package let offset: Int
 
   /// What the value is, for messages: `a string "200"`, `an object`, `null`.
-  var kind: String {
+  package var kind: String {
     switch value {
     case .null: return "null"
     case .bool(let flag): return flag ? "true" : "false"
@@ -35,7 +35,7 @@ struct PositionedJSON: Sendable {
   }
 
   /// The value as a ``JSONValue`` (object key order is dropped).
-  var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     switch value {
     case .null: return .null
     case .bool(let flag): return .bool(flag)
@@ -48,7 +48,7 @@ struct PositionedJSON: Sendable {
   }
 
   /// Compact JSON text with members in their written order and numbers as written.
-  var serialized: String {
+  package var serialized: String {
     var output = ""
     write(to: &output)
     return output
@@ -99,9 +99,9 @@ struct PositionedJSON: Sendable {
 }
 
 /// Line and column (both from 1, the column counted in Unicode scalars) of a UTF-8 offset.
-struct TextPosition: Sendable, Equatable, CustomStringConvertible {
-  let line: Int
-  let column: Int
+package struct TextPosition: Sendable, Equatable, CustomStringConvertible {
+  package let line: Int
+  package let column: Int
 
   init(line: Int, column: Int) {
     self.line = line
@@ -113,7 +113,7 @@ struct TextPosition: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The position of `offset`, with the offsets where lines start computed once for the document.
-  init(offset: Int, in bytes: [UInt8], lineStarts: [Int]) {
+  package init(offset: Int, in bytes: [UInt8], lineStarts: [Int]) {
     let offset = min(max(0, offset), bytes.count)
     // The last line start at or before `offset` (lineStarts[0] is 0).
     var low = 0
@@ -127,12 +127,12 @@ struct TextPosition: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The offset of the first byte of each line.
-  static func lineStarts(_ bytes: [UInt8]) -> [Int] {
+  package static func lineStarts(_ bytes: [UInt8]) -> [Int] {
     var starts = [0]
     for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(index + 1) }
     return starts
   }
 
   /// `14:7`
-  var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }
