@@ -1,2 +1,0 @@
-#if OpenAPI
-#endif
