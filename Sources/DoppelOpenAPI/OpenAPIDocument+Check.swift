@@ -24,13 +24,12 @@
             rule: "no path in \(name) matches \(request.path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
             location: pathsLocation)
         ]
-      case .wrongMethod(let template, let methods):
-        let line = operations.first { $0.template == template }?.location.line ?? pathsLocation.line
+      case .wrongMethod(let template, let methods, let location):
         return [
           OpenAPIViolation(
             operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
             rule: "\(template) has no \(request.method.rawValue) operation; it documents \(methods.joined(separator: ", "))",
-            location: DocumentLocation(file: name, line: line, path: "paths.\(template)"))
+            location: location)
         ]
       case .found(let operation, let captures):
         var found = check(request, operation, captures)

@@ -197,7 +197,7 @@
             Operation(
               id: node["operationId"]?.string, method: HTTPMethod(rawValue: member.key), template: template,
               segments: Operation.segments(of: template), parameters: own, body: body, replies: replies,
-              location: location, responsesLocation: responses))
+              location: location, responsesLocation: responses, pathLocation: pathLocation))
         }
       }
       return result
@@ -253,7 +253,7 @@
     enum Lookup {
       case found(Operation, parameters: [String: String])
       /// The path is documented, but not for this method; the methods it has.
-      case wrongMethod(template: String, methods: [String])
+      case wrongMethod(template: String, methods: [String], location: DocumentLocation)
       case unknownPath
     }
 
@@ -267,18 +267,19 @@
       let segments = Array(relative.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
       var best: (Operation, [String: String])?
       var methods: [String] = []
-      var template: String?
+      var other: Operation?
       for operation in operations {
         guard let captures = operation.match(segments) else { continue }
         if operation.method == method {
-          if best == nil || operation.literalCount > best!.0.literalCount { best = (operation, captures) }
+          if let current = best, current.0.literalCount >= operation.literalCount { continue }
+          best = (operation, captures)
         } else {
-          template = template ?? operation.template
+          other = other ?? operation
           methods.append(operation.method.rawValue)
         }
       }
       if let best { return .found(best.0, parameters: best.1) }
-      if let template { return .wrongMethod(template: template, methods: methods) }
+      if let other { return .wrongMethod(template: other.template, methods: methods, location: other.pathLocation) }
       return .unknownPath
     }
   }

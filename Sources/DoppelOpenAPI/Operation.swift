@@ -88,6 +88,8 @@
     let replies: [Reply]
     let location: DocumentLocation
     let responsesLocation: DocumentLocation
+    /// Where the path is written under `paths`.
+    let pathLocation: DocumentLocation
 
     enum Segment: Sendable, Equatable {
       case literal(String)

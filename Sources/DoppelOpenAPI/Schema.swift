@@ -245,10 +245,13 @@
           let target = try files.resolve(ref, from: file, line: member.line)
           mapping.append((member.key, try compile(target.node, in: target.file, at: target.location)))
         }
+        // Without a mapping entry, a branch is named by its schema's name.
         for branch in schema.oneOf + schema.anyOf {
-          let target = schemas[branch].reference.map { schemas[$0] } ?? schemas[branch]
-          let name = target.name ?? schemas[branch].name
-          if let name, !mapping.contains(where: { $0.value == name }) { mapping.append((name, branch)) }
+          let target = schemas[branch].reference ?? branch
+          guard !mapping.contains(where: { $0.schema == target || $0.schema == branch }) else { continue }
+          if let name = schemas[target].name ?? schemas[branch].name, !mapping.contains(where: { $0.value == name }) {
+            mapping.append((name, branch))
+          }
         }
         schema.discriminator = Schema.Discriminator(property: property, mapping: mapping)
       }
