@@ -39,7 +39,7 @@
       if let first = (schema.oneOf.isEmpty ? schema.anyOf : schema.oneOf).first {
         var generated = value(for: first, depth: depth + 1)
         if let discriminator = schema.discriminator, case .object(var members) = generated,
-          let tag = discriminator.mapping.first(where: { $0.schema == first })?.value
+          let tag = discriminator.mapping.first(where: { $0.schema == first || $0.schema == table[first].reference })?.value
         {
           members[discriminator.property] = .string(tag)
           generated = .object(members)
@@ -110,6 +110,14 @@
         text += String(repeating: "x", count: minimum - text.count)
       }
       if let maximum = schema.maxLength, text.count > maximum { text = String(text.prefix(maximum)) }
+      if let pattern = schema.pattern, !pattern.matches(text) {
+        // No general generator for regular expressions: a few common shapes, else the text as is.
+        let candidates = [text.capitalized, text.uppercased(), "Doppel", "DOPPEL", "doppel", "12345", "A1", "a"]
+        text = candidates.first { candidate in
+          pattern.matches(candidate) && candidate.count >= (schema.minLength ?? 0)
+            && candidate.count <= (schema.maxLength ?? Int.max)
+        } ?? text
+      }
       return text
     }
   }
