@@ -57,8 +57,9 @@
         let template = document.basePath + operation.template
         let location = CodeLocation(
           fileID: document.name, filePath: document.url.path, line: operation.location.line, column: 1)
-        let handle = fallbackStub(.method(operation.method) && .path(template), name: operation.name, location: location)
-        { request in
+        let handle = fallbackStub(
+          .method(operation.method) && .path(template), name: operation.name, location: location
+        ) { request in
           document.response(for: request, operation: operation, scenario: chosen?.name, seed: seed)
         }
         handles.append(handle)

@@ -19,7 +19,8 @@
         data = try Data(contentsOf: url)
       } catch {
         throw OpenAPIError(
-          file: name, line: 1, "the OpenAPI document could not be read (\(error.localizedDescription)). Check the path.")
+          file: name, line: 1, "the OpenAPI document could not be read (\(error.localizedDescription)). Check the path."
+        )
       }
       main = File(url: url, name: name, root: try DocumentNode.parse(data, file: name))
       files[url.standardizedFileURL.path] = main
@@ -74,7 +75,8 @@
         )
       }
       let path = pointer.split(separator: "/").map(String.init).joined(separator: ".")
-      return Target(node: node, file: targetFile, location: DocumentLocation(file: targetFile.name, line: node.line, path: path))
+      return Target(
+        node: node, file: targetFile, location: DocumentLocation(file: targetFile.name, line: node.line, path: path))
     }
 
     private func load(_ relative: String, relativeTo file: File, line: Int) throws(OpenAPIError) -> File {
@@ -86,7 +88,8 @@
           "the $ref names the file \(relative), which could not be read at \(url.path). Check the path; it is relative to \(file.url.lastPathComponent)."
         )
       }
-      let loaded = File(url: url, name: url.lastPathComponent, root: try DocumentNode.parse(data, file: url.lastPathComponent))
+      let loaded = File(
+        url: url, name: url.lastPathComponent, root: try DocumentNode.parse(data, file: url.lastPathComponent))
       files[url.path] = loaded
       return loaded
     }

@@ -85,7 +85,8 @@
     func resolve(pointer: String) -> DocumentNode? {
       var node = self
       for token in pointer.split(separator: "/", omittingEmptySubsequences: true) {
-        let key = String(token).removingPercentEncoding?.replacingOccurrences(of: "~1", with: "/")
+        let key =
+          String(token).removingPercentEncoding?.replacingOccurrences(of: "~1", with: "/")
           .replacingOccurrences(of: "~0", with: "~") ?? String(token)
         if let items = node.items {
           guard let index = Int(key), items.indices.contains(index) else { return nil }
@@ -174,7 +175,9 @@
           self.init(value: .null, line: line)
         } else if name == Tag.Name.bool.rawValue, let flag = node.bool {
           self.init(value: .bool(flag), line: line)
-        } else if name == Tag.Name.int.rawValue || name == Tag.Name.float.rawValue, let number = node.float ?? node.int.map(Double.init) {
+        } else if name == Tag.Name.int.rawValue || name == Tag.Name.float.rawValue,
+          let number = node.float ?? node.int.map(Double.init)
+        {
           self.init(value: .number(number, literal: scalar.string), line: line)
         } else {
           self.init(value: .string(scalar.string), line: line)
@@ -187,7 +190,9 @@
               file: file, line: key.mark?.line ?? line, "a mapping key is not a plain string. Write it as a string.")
           }
           members.append(
-            Member(key: name, line: key.mark?.line ?? line, value: try DocumentNode(yaml: value, file: file, depth: depth + 1)))
+            Member(
+              key: name, line: key.mark?.line ?? line,
+              value: try DocumentNode(yaml: value, file: file, depth: depth + 1)))
         }
         self.init(value: .object(members), line: line)
       case .sequence(let sequence):

@@ -19,7 +19,8 @@
         return value(for: reference, depth: depth + 1)
       }
       let validator = SchemaValidator(table: table, direction: .response)
-      for candidate in [schema.example, schema.defaultValue].compactMap({ $0 }) where validator.passes(candidate, index) {
+      for candidate in [schema.example, schema.defaultValue].compactMap({ $0 }) where validator.passes(candidate, index)
+      {
         return candidate
       }
       if let constant = schema.constValue { return constant }
@@ -39,7 +40,8 @@
       if let first = (schema.oneOf.isEmpty ? schema.anyOf : schema.oneOf).first {
         var generated = value(for: first, depth: depth + 1)
         if let discriminator = schema.discriminator, case .object(var members) = generated,
-          let tag = discriminator.mapping.first(where: { $0.schema == first || $0.schema == table[first].reference })?.value
+          let tag = discriminator.mapping.first(where: { $0.schema == first || $0.schema == table[first].reference })?
+            .value
         {
           members[discriminator.property] = .string(tag)
           generated = .object(members)
@@ -52,7 +54,8 @@
       case "array":
         let count = max(schema.minItems ?? 1, depth > 3 ? 0 : 1)
         let capped = min(count, schema.maxItems ?? count)
-        return .array((0..<capped).map { _ in schema.items.map { value(for: $0, depth: depth + 1) } ?? .string("item") })
+        return .array(
+          (0..<capped).map { _ in schema.items.map { value(for: $0, depth: depth + 1) } ?? .string("item") })
       case "integer": return .number(Double(integer(schema)))
       case "number": return .number(Double(integer(schema)) + (schema.multipleOf == nil ? 0.5 : 0))
       case "boolean": return .bool(random.next(below: 2) == 1)
@@ -74,9 +77,11 @@
     }
 
     private mutating func integer(_ schema: Schema) -> Int {
-      let low = schema.minimum.map { Int(max(min($0, 1e15), -1e15).rounded(.up)) }
+      let low =
+        schema.minimum.map { Int(max(min($0, 1e15), -1e15).rounded(.up)) }
         ?? schema.exclusiveMinimum.map { Int(max(min($0, 1e15), -1e15).rounded(.down)) + 1 } ?? 1
-      var high = schema.maximum.map { Int(max(min($0, 1e15), -1e15).rounded(.down)) }
+      var high =
+        schema.maximum.map { Int(max(min($0, 1e15), -1e15).rounded(.down)) }
         ?? schema.exclusiveMaximum.map { Int(max(min($0, 1e15), -1e15).rounded(.up)) - 1 } ?? max(low, 1) + 99
       high = max(high, low)
       var value = low + random.next(below: min(high - low, 1_000_000) + 1)
@@ -90,13 +95,17 @@
     private mutating func string(_ schema: Schema) -> String {
       var text: String
       switch schema.format {
-      case "date-time": text = "2024-0\(1 + random.next(below: 9))-1\(random.next(below: 9))T10:\(10 + random.next(below: 49)):00Z"
+      case "date-time":
+        text = "2024-0\(1 + random.next(below: 9))-1\(random.next(below: 9))T10:\(10 + random.next(below: 49)):00Z"
       case "date": text = "2024-0\(1 + random.next(below: 9))-1\(random.next(below: 9))"
       case "time": text = "10:\(10 + random.next(below: 49)):00Z"
       case "uuid":
         let hex = (0..<32).map { _ in String(random.next(below: 16), radix: 16) }.joined()
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-          String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+          String(
+            hex[
+              hex.index(
+                hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
         }
         text = parts.joined(separator: "-")
       case "email": text = "user\(random.next(below: 1000))@example.com"
@@ -113,10 +122,11 @@
       if let pattern = schema.pattern, !pattern.matches(text) {
         // No general generator for regular expressions: a few common shapes, else the text as is.
         let candidates = [text.capitalized, text.uppercased(), "Doppel", "DOPPEL", "doppel", "12345", "A1", "a"]
-        text = candidates.first { candidate in
-          pattern.matches(candidate) && candidate.count >= (schema.minLength ?? 0)
-            && candidate.count <= (schema.maxLength ?? Int.max)
-        } ?? text
+        text =
+          candidates.first { candidate in
+            pattern.matches(candidate) && candidate.count >= (schema.minLength ?? 0)
+              && candidate.count <= (schema.maxLength ?? Int.max)
+          } ?? text
       }
       return text
     }

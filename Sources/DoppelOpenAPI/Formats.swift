@@ -22,7 +22,9 @@
     static func number(_ value: Double, conformsTo format: String) -> Bool {
       switch format {
       case "int32": return value.rounded() == value && value >= Double(Int32.min) && value <= Double(Int32.max)
-      case "int64": return value.rounded() == value && value >= -9.223_372_036_854_775_808e18 && value < 9.223_372_036_854_775_808e18
+      case "int64":
+        return value.rounded() == value && value >= -9.223_372_036_854_775_808e18
+          && value < 9.223_372_036_854_775_808e18
       case "float": return value.isFinite && abs(value) <= Double(Float.greatestFiniteMagnitude)
       default: return true
       }
@@ -39,7 +41,8 @@
       #"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$"#
     )
     private static let date = make(#"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"#)
-    private static let time = make(#"^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)?$"#)
+    private static let time = make(
+      #"^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)?$"#)
     private static let uuid = make(#"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"#)
     private static let email = make(#"^[^@\s]+@[^@\s]+\.[^@\s]+$"#)
     private static let ipv4 = make(#"^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$"#)

@@ -21,14 +21,16 @@
         return [
           OpenAPIViolation(
             operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
-            rule: "no path in \(name) matches \(request.path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
+            rule:
+              "no path in \(name) matches \(request.path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
             location: pathsLocation)
         ]
       case .wrongMethod(let template, let methods, let location):
         return [
           OpenAPIViolation(
             operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
-            rule: "\(template) has no \(request.method.rawValue) operation; it documents \(methods.joined(separator: ", "))",
+            rule:
+              "\(template) has no \(request.method.rawValue) operation; it documents \(methods.joined(separator: ", "))",
             location: location)
         ]
       case .found(let operation, let captures):
@@ -89,7 +91,8 @@
           found.append(
             OpenAPIViolation(
               operation: operation.name, endpoint: endpoint(operation), part: "request body", jsonPath: nil,
-              rule: "the operation takes no request body, but \(body.count) bytes were sent", location: operation.location))
+              rule: "the operation takes no request body, but \(body.count) bytes were sent",
+              location: operation.location))
         }
         return found
       }
@@ -165,7 +168,8 @@
     ) -> [OpenAPIViolation] {
       func violation(_ rule: String, _ path: String? = nil, _ at: DocumentLocation) -> OpenAPIViolation {
         OpenAPIViolation(
-          operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: path, rule: rule, location: at)
+          operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: path, rule: rule, location: at
+        )
       }
       guard !content.isEmpty else { return [] }
       let allowed = content.map(\.type).joined(separator: ", ")
@@ -173,7 +177,9 @@
         return [violation("the body has no Content-Type header; the document allows \(allowed)", nil, location)]
       }
       guard let media = content.first(where: { $0.accepts(contentType) }) else {
-        return [violation("the content type \(contentType) is not documented; the document allows \(allowed)", nil, location)]
+        return [
+          violation("the content type \(contentType) is not documented; the document allows \(allowed)", nil, location)
+        ]
       }
       guard media.isJSON, let schema = media.schema else { return [] }
       let bytes = [UInt8](body)

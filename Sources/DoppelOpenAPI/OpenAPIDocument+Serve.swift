@@ -36,9 +36,11 @@
             status: 500, headers: ["X-Doppel-Problem": "undocumented status"])
         }
         (reply, status) = (found, code)
-      } else if let wanted, let found = Self.ordered(operation.replies).first(where: { reply in
-        reply.content.contains { media in media.examples.contains { $0.name == wanted } }
-      }) {
+      } else if let wanted,
+        let found = Self.ordered(operation.replies).first(where: { reply in
+          reply.content.contains { media in media.examples.contains { $0.name == wanted } }
+        })
+      {
         (reply, status) = (found, found.servedStatus)
       } else if let first = Self.ordered(operation.replies).first {
         (reply, status) = (first, first.servedStatus)

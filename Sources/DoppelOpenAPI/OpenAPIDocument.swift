@@ -61,7 +61,8 @@
       let root = files.main.root
       guard root.isObject else {
         throw OpenAPIError(
-          file: name, line: root.line, "the document is not a mapping. An OpenAPI document starts with `openapi: 3.1.0`.")
+          file: name, line: root.line,
+          "the document is not a mapping. An OpenAPI document starts with `openapi: 3.1.0`.")
       }
       guard let declared = root["openapi"] else {
         if root["swagger"] != nil {
@@ -70,13 +71,15 @@
             "Swagger 2.0 documents are not supported. Convert it to OpenAPI 3 (for example with swagger2openapi).")
         }
         throw OpenAPIError(
-          file: name, line: root.line, "the document has no `openapi` version. Add `openapi: 3.1.0` (or 3.0.3) at the top.")
+          file: name, line: root.line,
+          "the document has no `openapi` version. Add `openapi: 3.1.0` (or 3.0.3) at the top.")
       }
       let version = declared.string ?? (declared.number.map { SchemaValidator.number($0) } ?? "")
       guard version.hasPrefix("3.0") || version.hasPrefix("3.1") else {
         throw OpenAPIError(
           file: name, line: root.line(of: "openapi"),
-          "OpenAPI \(version.isEmpty ? "of this kind" : version) is not supported; Doppel reads 3.0.x and 3.1.x. Declare `openapi: 3.1.0` or `3.0.3` (in quotes in YAML).")
+          "OpenAPI \(version.isEmpty ? "of this kind" : version) is not supported; Doppel reads 3.0.x and 3.1.x. Declare `openapi: 3.1.0` or `3.0.3` (in quotes in YAML)."
+        )
       }
       self.version = version
       try Self.checkStructure(root: root, file: files.main, version: version)
@@ -92,7 +95,9 @@
 
     /// Lets OpenAPIKit decode the document, and turns what it refuses into an error at the line
     /// of the key it names.
-    private static func checkStructure(root: DocumentNode, file: DocumentFiles.File, version: String) throws(OpenAPIError) {
+    private static func checkStructure(root: DocumentNode, file: DocumentFiles.File, version: String)
+      throws(OpenAPIError)
+    {
       let data: Data
       do {
         data = try JSONEncoder().encode(root.json)
@@ -111,7 +116,9 @@
         var node = root
         var line = root.line
         for key in keys {
-          guard let next = node[key] ?? Int(key).flatMap({ index in node.items.flatMap { $0.indices.contains(index) ? $0[index] : nil } })
+          guard
+            let next = node[key]
+              ?? Int(key).flatMap({ index in node.items.flatMap { $0.indices.contains(index) ? $0[index] : nil } })
           else { break }
           line = node.line(of: key) == node.line ? next.line : node.line(of: key)
           node = next
@@ -148,7 +155,8 @@
       for entry in paths.members {
         guard entry.key.hasPrefix("/") else {
           throw OpenAPIError(
-            file: file.name, line: entry.line, "the path \"\(entry.key)\" does not start with \"/\". Write it as \"/\(entry.key)\".")
+            file: file.name, line: entry.line,
+            "the path \"\(entry.key)\" does not start with \"/\". Write it as \"/\(entry.key)\".")
         }
         let pathLocation = base.appending(entry.key, line: entry.line)
         let item = try compiler.files.dereference(entry.value, in: file, at: pathLocation)
@@ -157,7 +165,8 @@
           let location = item.location.appending(member.key, line: member.line)
           let node = member.value
           var own = try parameters(node["parameters"], item.file, compiler, location.appending("parameters"))
-          for parameter in shared where !own.contains(where: { $0.name == parameter.name && $0.place == parameter.place }) {
+          for parameter in shared
+          where !own.contains(where: { $0.name == parameter.name && $0.place == parameter.place }) {
             own.append(parameter)
           }
           var body: Operation.Body?
@@ -177,9 +186,12 @@
             var headers: [Operation.Header] = []
             for header in target.node["headers"]?.members ?? [] {
               let headerTarget = try compiler.files.dereference(
-                header.value, in: target.file, at: target.location.appending("headers").appending(header.key, line: header.line))
+                header.value, in: target.file,
+                at: target.location.appending("headers").appending(header.key, line: header.line))
               let schema = try headerTarget.node["schema"].map { schemaNode throws(OpenAPIError) in
-                try compiler.compile(schemaNode, in: headerTarget.file, at: headerTarget.location.appending("schema", line: schemaNode.line))
+                try compiler.compile(
+                  schemaNode, in: headerTarget.file,
+                  at: headerTarget.location.appending("schema", line: schemaNode.line))
               }
               headers.append(
                 Operation.Header(
@@ -189,7 +201,8 @@
             replies.append(
               Operation.Reply(
                 status: response.key, headers: headers,
-                content: try content(target.node["content"], target.file, compiler, target.location.appending("content")),
+                content: try content(
+                  target.node["content"], target.file, compiler, target.location.appending("content")),
                 location: target.location))
           }
           let template = entry.key
@@ -215,7 +228,8 @@
             "a parameter needs both `name` and `in` (path, query, header or cookie). Add the missing one.")
         }
         let schema = try target.node["schema"].map { schemaNode throws(OpenAPIError) in
-          try compiler.compile(schemaNode, in: target.file, at: target.location.appending("schema", line: schemaNode.line))
+          try compiler.compile(
+            schemaNode, in: target.file, at: target.location.appending("schema", line: schemaNode.line))
         }
         result.append(
           Operation.Parameter(
@@ -242,7 +256,8 @@
         }
         result.append(
           Operation.MediaType(
-            type: member.key, schema: schema, example: member.value["example"]?.json, examples: examples, location: location))
+            type: member.key, schema: schema, example: member.value["example"]?.json, examples: examples,
+            location: location))
       }
       return result
     }

@@ -32,7 +32,8 @@
 
       /// Whether `contentType` (a header value) is this media type or within its range.
       func accepts(_ contentType: String) -> Bool {
-        let given = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let given =
+          contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let mine = type.lowercased()
         if mine == "*/*" || mine == given { return true }
         if mine.hasSuffix("/*") { return given.hasPrefix(String(mine.dropLast())) }
@@ -64,7 +65,9 @@
       /// Whether this reply describes `code`.
       func covers(_ code: Int) -> Bool {
         if status == String(code) { return true }
-        if status.count == 3, status.uppercased().hasSuffix("XX"), let first = status.first, let digit = first.wholeNumberValue {
+        if status.count == 3, status.uppercased().hasSuffix("XX"), let first = status.first,
+          let digit = first.wholeNumberValue
+        {
           return code / 100 == digit
         }
         return false

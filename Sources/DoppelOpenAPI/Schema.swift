@@ -114,13 +114,17 @@
       schemas.append(schema)
       if case .bool(let flag) = node.value {
         // JSON Schema's `true` (anything) and `false` (nothing).
-        if !flag { schema.not = try compile(DocumentNode(value: .object([]), line: node.line), in: file, at: location.appending("false")) }
+        if !flag {
+          schema.not = try compile(
+            DocumentNode(value: .object([]), line: node.line), in: file, at: location.appending("false"))
+        }
         schemas[index] = schema
         return index
       }
       guard node.isObject else {
         throw OpenAPIError(
-          file: file.name, line: node.line, "\(location.path) is not a schema object. Write it as a mapping, such as {type: string}.")
+          file: file.name, line: node.line,
+          "\(location.path) is not a schema object. Write it as a mapping, such as {type: string}.")
       }
       for member in node.members { schema.lines[member.key] = member.line }
       if let reference = node["$ref"]?.string {
@@ -154,7 +158,8 @@
       guard let value = node[key] else { return nil }
       guard let number = value.number, let count = Int(exactly: number), count >= 0 else {
         throw OpenAPIError(
-          file: file.name, line: value.line, "\(key) must be a whole number of 0 or more. Write it as, for example, \(key): 1.")
+          file: file.name, line: value.line,
+          "\(key) must be a whole number of 0 or more. Write it as, for example, \(key): 1.")
       }
       return count
     }
@@ -214,7 +219,8 @@
         for member in node.members {
           properties.append(
             Schema.Property(
-              name: member.key, schema: try compile(member.value, in: file, at: base.appending(member.key, line: member.line))))
+              name: member.key,
+              schema: try compile(member.value, in: file, at: base.appending(member.key, line: member.line))))
         }
       }
       schema.properties = properties
@@ -241,7 +247,8 @@
         var mapping: [(value: String, schema: Int)] = []
         for member in discriminator["mapping"]?.members ?? [] {
           guard let reference = member.value.string else { continue }
-          let ref = reference.hasPrefix("#") || reference.contains("/") ? reference : "#/components/schemas/\(reference)"
+          let ref =
+            reference.hasPrefix("#") || reference.contains("/") ? reference : "#/components/schemas/\(reference)"
           let target = try files.resolve(ref, from: file, line: member.line)
           mapping.append((member.key, try compile(target.node, in: target.file, at: target.location)))
         }

@@ -36,7 +36,8 @@
       return failures.isEmpty
     }
 
-    private func check(_ value: JSONValue, _ index: Int, _ path: String, _ failures: inout [SchemaFailure], depth: Int) {
+    private func check(_ value: JSONValue, _ index: Int, _ path: String, _ failures: inout [SchemaFailure], depth: Int)
+    {
       // A value nested this deep in a recursive schema is left alone rather than risk the stack.
       guard depth < 128 else { return }
       let schema = table[index]
@@ -70,7 +71,9 @@
       case .number(let number): checkNumber(number, schema, fail)
       case .array(let items):
         if let minimum = schema.minItems, items.count < minimum {
-          fail("minItems", "the array has \(items.count) \(items.count == 1 ? "item" : "items"), fewer than minItems \(minimum)")
+          fail(
+            "minItems",
+            "the array has \(items.count) \(items.count == 1 ? "item" : "items"), fewer than minItems \(minimum)")
         }
         if let maximum = schema.maxItems, items.count > maximum {
           fail("maxItems", "the array has \(items.count) items, more than maxItems \(maximum)")
@@ -103,7 +106,8 @@
         )
       }
       if let maximum = schema.maxLength, length > maximum {
-        fail("maxLength", "the string \(Self.quote(text)) is \(length) characters long, longer than maxLength \(maximum)")
+        fail(
+          "maxLength", "the string \(Self.quote(text)) is \(length) characters long, longer than maxLength \(maximum)")
       }
       if let pattern = schema.pattern, !pattern.matches(text) {
         fail("pattern", "the string \(Self.quote(text)) does not match the pattern \(pattern.source)")
@@ -115,8 +119,12 @@
 
     private func checkNumber(_ number: Double, _ schema: Schema, _ fail: (String, String) -> Void) {
       let shown = Self.kind(.number(number), short: true)
-      if let minimum = schema.minimum, number < minimum { fail("minimum", "\(shown) is less than the minimum \(Self.number(minimum))") }
-      if let maximum = schema.maximum, number > maximum { fail("maximum", "\(shown) is greater than the maximum \(Self.number(maximum))") }
+      if let minimum = schema.minimum, number < minimum {
+        fail("minimum", "\(shown) is less than the minimum \(Self.number(minimum))")
+      }
+      if let maximum = schema.maximum, number > maximum {
+        fail("maximum", "\(shown) is greater than the maximum \(Self.number(maximum))")
+      }
       if let bound = schema.exclusiveMinimum, number <= bound {
         fail("exclusiveMinimum", "\(shown) is not greater than the exclusive minimum \(Self.number(bound))")
       }
@@ -125,7 +133,9 @@
       }
       if let divisor = schema.multipleOf {
         let quotient = number / divisor
-        if abs(quotient - quotient.rounded()) > 1e-9 { fail("multipleOf", "\(shown) is not a multiple of \(Self.number(divisor))") }
+        if abs(quotient - quotient.rounded()) > 1e-9 {
+          fail("multipleOf", "\(shown) is not a multiple of \(Self.number(divisor))")
+        }
       }
       if let format = schema.format, !Formats.number(number, conformsTo: format) {
         fail("format", "\(shown) is out of range for \(format)")
@@ -159,7 +169,8 @@
         if direction == .request && target.readOnly {
           failures.append(
             SchemaFailure(
-              path: propertyPath, rule: "the property \"\(property.name)\" is readOnly and must not be sent in a request",
+              path: propertyPath,
+              rule: "the property \"\(property.name)\" is readOnly and must not be sent in a request",
               location: target.at("readOnly")))
         } else if direction == .response && target.writeOnly {
           failures.append(
@@ -182,7 +193,9 @@
         }
       case .schema(let additional):
         for name in members.keys.sorted() where !schema.properties.contains(where: { $0.name == name }) {
-          if let value = members[name] { check(value, additional, Self.append(name, to: path), &failures, depth: depth + 1) }
+          if let value = members[name] {
+            check(value, additional, Self.append(name, to: path), &failures, depth: depth + 1)
+          }
         }
       }
     }
@@ -286,7 +299,8 @@
     }
 
     static func append(_ key: String, to path: String) -> String {
-      let plain = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
+      let plain =
+        !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
       return plain ? "\(path).\(key)" : "\(path)[\"\(key)\"]"
     }
 

@@ -42,19 +42,37 @@
 
     @Test func unsupportedVersions() throws {
       let swagger = try Documents.temporary("old.yaml", "swagger: '2.0'\ninfo: {title: x, version: '1'}\n")
-      #expect(throws: OpenAPIError(file: "old.yaml", line: 1, "Swagger 2.0 documents are not supported. Convert it to OpenAPI 3 (for example with swagger2openapi).")) {
+      #expect(
+        throws: OpenAPIError(
+          file: "old.yaml", line: 1,
+          "Swagger 2.0 documents are not supported. Convert it to OpenAPI 3 (for example with swagger2openapi).")
+      ) {
         try OpenAPIDocument(contentsOf: swagger)
       }
       let future = try Documents.temporary("future.yaml", "info: {title: x, version: '1'}\nopenapi: 4.0.0\n")
-      #expect(throws: OpenAPIError(file: "future.yaml", line: 2, "OpenAPI 4.0.0 is not supported; Doppel reads 3.0.x and 3.1.x. Declare `openapi: 3.1.0` or `3.0.3` (in quotes in YAML).")) {
+      #expect(
+        throws: OpenAPIError(
+          file: "future.yaml", line: 2,
+          "OpenAPI 4.0.0 is not supported; Doppel reads 3.0.x and 3.1.x. Declare `openapi: 3.1.0` or `3.0.3` (in quotes in YAML)."
+        )
+      ) {
         try OpenAPIDocument(contentsOf: future)
       }
       let none = try Documents.temporary("none.yaml", "info: {title: x, version: '1'}\n")
-      #expect(throws: OpenAPIError(file: "none.yaml", line: 1, "the document has no `openapi` version. Add `openapi: 3.1.0` (or 3.0.3) at the top.")) {
+      #expect(
+        throws: OpenAPIError(
+          file: "none.yaml", line: 1,
+          "the document has no `openapi` version. Add `openapi: 3.1.0` (or 3.0.3) at the top.")
+      ) {
         try OpenAPIDocument(contentsOf: none)
       }
       let empty = try Documents.temporary("empty.yaml", "\n")
-      #expect(throws: OpenAPIError(file: "empty.yaml", line: 1, "the file is empty. An OpenAPI document starts with `openapi: 3.1.0` (YAML) or {\"openapi\": \"3.1.0\"} (JSON).")) {
+      #expect(
+        throws: OpenAPIError(
+          file: "empty.yaml", line: 1,
+          "the file is empty. An OpenAPI document starts with `openapi: 3.1.0` (YAML) or {\"openapi\": \"3.1.0\"} (JSON)."
+        )
+      ) {
         try OpenAPIDocument(contentsOf: empty)
       }
     }
@@ -76,7 +94,12 @@
                       schema:
                         $ref: '#/components/schemas/Missing'
         """)
-      #expect(throws: OpenAPIError(file: "dangling.yaml", line: 12, "the $ref \"#/components/schemas/Missing\" names nothing: dangling.yaml has no /components/schemas/Missing. Check the name, or add the definition.")) {
+      #expect(
+        throws: OpenAPIError(
+          file: "dangling.yaml", line: 12,
+          "the $ref \"#/components/schemas/Missing\" names nothing: dangling.yaml has no /components/schemas/Missing. Check the name, or add the definition."
+        )
+      ) {
         try OpenAPIDocument(contentsOf: url)
       }
     }
@@ -102,7 +125,9 @@
     }
 
     @Test func missingFile() {
-      #expect(throws: OpenAPIError.self) { try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/nonexistent/api.yaml")) }
+      #expect(throws: OpenAPIError.self) {
+        try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/nonexistent/api.yaml"))
+      }
     }
   }
 #endif

@@ -63,7 +63,9 @@
       try first.addStubs(from: document, scenario: .base, seed: 42)
       let second = Backend()
       try second.addStubs(from: document, scenario: .base, seed: 42)
-      for path in ["/breeds/1", "/breeds/1/photos", "/pets?species=cat", "/pets/0b7c4f4e-8f4e-4b57-9a3e-0d2a7f3b9c11", "/owners/5"] {
+      for path in [
+        "/breeds/1", "/breeds/1/photos", "/pets?species=cat", "/pets/0b7c4f4e-8f4e-4b57-9a3e-0d2a7f3b9c11", "/owners/5",
+      ] {
         var request = URLRequest(url: .cattery(path))
         request.httpMethod = "GET"
         let (data, response) = try await first.respond(to: request)
@@ -97,10 +99,13 @@
       #expect(breeds.map(\.name) == ["Abyssinian"])
       let empty = Backend()
       try empty.addStubs(fromOpenAPI: Documents.catFancy, scenario: "empty")
-      #expect(await BreedListState.load(with: BreedRequester(session: empty.session, url: BreedsURL.standard.url)) == .noData)
+      #expect(
+        await BreedListState.load(with: BreedRequester(session: empty.session, url: BreedsURL.standard.url)) == .noData)
     }
 
-    @Test(.doppel { $0.stub(.get("https://api.cattery.test/v1/breeds/1"), .json(["id": 1, "name": "A"])) }, .doppel(openAPI: "Resources/cattery.yaml"))
+    @Test(
+      .doppel { $0.stub(.get("https://api.cattery.test/v1/breeds/1"), .json(["id": 1, "name": "A"])) },
+      .doppel(openAPI: "Resources/cattery.yaml"))
     func traitChecksTheTestsBackend() async throws {
       // The violation would fail this test; collect it instead to see that it is found.
       let seen = Locked([String]())

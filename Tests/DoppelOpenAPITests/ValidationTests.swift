@@ -15,7 +15,8 @@
       var headers: HTTPHeaders = [:]
       if let contentType { headers.add("Content-Type", contentType) }
       if status == 200, request.path == "/v1/breeds" { headers.add("X-Rate-Limit", "10") }
-      return document.violations(in: request, status: status, headers: headers, body: Data(body.utf8)).map(\.description)
+      return document.violations(in: request, status: status, headers: headers, body: Data(body.utf8)).map(
+        \.description)
     }
 
     @Test func conformingExchangeHasNoViolation() {
@@ -72,7 +73,10 @@
           "health (GET /health): request body: the operation takes no request body, but 2 bytes were sent (cattery.yaml:230 paths./health.get)"
         ])
       #expect(
-        messages(.make(.post, "/breeds", json: #"{"id": 3, "name": "", "lifespan": 0, "origin": "Mars", "temperament": ["a", "a"]}"#))
+        messages(
+          .make(
+            .post, "/breeds",
+            json: #"{"id": 3, "name": "", "lifespan": 0, "origin": "Mars", "temperament": ["a", "a"]}"#))
           == [
             #"createBreed (POST /breeds): request body $.id: the property "id" is readOnly and must not be sent in a request (cattery.yaml:287 components.schemas.Breed.properties.id.readOnly)"#,
             #"createBreed (POST /breeds): request body $.name: the string "" is 0 characters long, shorter than minLength 1 (cattery.yaml:290 components.schemas.Breed.properties.name.minLength)"#,
@@ -115,17 +119,22 @@
 
     @Test func referencesAcrossFilesAndRanges() {
       #expect(
-        messages(.make(.get, "/breeds/9"), status: 404, contentType: "application/problem+json", body: #"{"status": 4040}"#)
+        messages(
+          .make(.get, "/breeds/9"), status: 404, contentType: "application/problem+json", body: #"{"status": 4040}"#)
           == [
             #"getBreed (GET /breeds/{breedId}): response 404 body $: the required property "title" is missing (common.yaml:3 Problem.required)"#,
             "getBreed (GET /breeds/{breedId}): response 404 body $.status: 4040 is greater than the maximum 599 (common.yaml:15 Problem.properties.status.maximum)",
           ])
       // 4XX covers 404; default covers anything.
       #expect(
-        messages(.make(.get, "/pets?species=cat"), status: 404, contentType: "application/problem+json", body: #"{"title": "x", "status": 404}"#)
+        messages(
+          .make(.get, "/pets?species=cat"), status: 404, contentType: "application/problem+json",
+          body: #"{"title": "x", "status": 404}"#)
           == [])
       #expect(
-        messages(.make(.patch, "/owners/1", json: #"{"email": "a@b.co"}"#), status: 500, contentType: "application/problem+json", body: #"{"title": "x", "status": 500}"#)
+        messages(
+          .make(.patch, "/owners/1", json: #"{"email": "a@b.co"}"#), status: 500,
+          contentType: "application/problem+json", body: #"{"title": "x", "status": 500}"#)
           == [])
     }
 

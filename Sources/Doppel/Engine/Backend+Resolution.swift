@@ -188,7 +188,8 @@ extension Backend {
     if let observer {
       switch delivery {
       case .success(let answer):
-        observer(Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
+        observer(
+          Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
       case .failure:
         observer(Exchange(request: request, status: nil, headers: HTTPHeaders(), body: Data(), stub: stub))
       }
@@ -203,7 +204,8 @@ extension Backend {
   /// Journals a request answered with an answer its stub built before for the same URL.
   private func recordReused(_ answer: Delivery.Answer, for request: Request, stub: StubHandle) {
     if let observer = record(JournalEntry(request: request, stub: stub, outcome: .reused(answer)), in: nil) {
-      observer(Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
+      observer(
+        Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
     }
   }
 

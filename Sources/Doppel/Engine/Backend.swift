@@ -217,7 +217,10 @@ public final class Backend: Sendable {
   package func addExchangeObserver(_ observer: @escaping @Sendable (Exchange) -> Void) {
     state.withLock { state in
       if let previous = state.exchangeObserver {
-        state.exchangeObserver = { previous($0); observer($0) }
+        state.exchangeObserver = {
+          previous($0)
+          observer($0)
+        }
       } else {
         state.exchangeObserver = observer
       }
