@@ -7,6 +7,8 @@ import PackageDescription
 // behind the `Server` trait: `.package(url: "…/Doppel.git", from: "0.1.0", traits: ["Server"])`.
 // In this repository: `swift build --traits Server`, `swift test --traits Server`.
 let server: TargetDependencyCondition? = .when(traits: ["Server"])
+// The same for OpenAPI documents (DoppelOpenAPI): OpenAPIKit and Yams, only with the `OpenAPI` trait.
+let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
 
 let package = Package(
   name: "Doppel",
@@ -17,11 +19,17 @@ let package = Package(
     .executable(name: "catfancy", targets: ["catfancy"]),
     .library(name: "DoppelServer", targets: ["DoppelServer"]),
     .executable(name: "doppel", targets: ["doppel"]),
+    .library(name: "DoppelOpenAPI", targets: ["DoppelOpenAPI"]),
   ],
   traits: [
     .trait(
       name: "Server",
       description: "The loopback stub server (DoppelServer) and the doppel tool; adds SwiftNIO and ArgumentParser."
+    ),
+    .trait(
+      name: "OpenAPI",
+      description:
+        "Stubs served from an OpenAPI document and validation against it (DoppelOpenAPI); adds OpenAPIKit and Yams."
     ),
     .default(enabledTraits: []),
   ],
@@ -29,6 +37,9 @@ let package = Package(
     // Resolved only when the Server trait is on.
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    // Resolved only when the OpenAPI trait is on.
+    .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0"),
+    .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
   ],
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
@@ -79,6 +90,7 @@ let package = Package(
       name: "doppel",
       dependencies: [
         "DoppelServer",
+        "DoppelOpenAPI",
         .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
       ]
     ),
@@ -89,8 +101,25 @@ let package = Package(
     // checks that they are up to date. Blocks about DoppelServer compile with the Server trait.
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["CatFancy", "DoppelTesting", "DoppelServer"],
+      dependencies: ["CatFancy", "DoppelTesting", "DoppelServer", "DoppelOpenAPI"],
       resources: [.copy("Fixtures")]
+    ),
+
+    // Stubs served from an OpenAPI document, and validation of requests and responses against it.
+    // Without the OpenAPI trait it compiles to a module that only says how to turn the trait on.
+    .target(
+      name: "DoppelOpenAPI",
+      dependencies: [
+        "Doppel",
+        .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: openAPI),
+        .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: openAPI),
+        .product(name: "Yams", package: "Yams", condition: openAPI),
+      ]
+    ),
+    .testTarget(
+      name: "DoppelOpenAPITests",
+      dependencies: ["DoppelOpenAPI", "DoppelTesting", "CatFancy"],
+      resources: [.copy("Resources")]
     ),
 
     // Throughput against floors measured in the same run: `swift run -c release Benchmarks`.

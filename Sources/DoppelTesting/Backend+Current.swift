@@ -5,9 +5,6 @@ import Doppel
 #endif
 
 extension Backend {
-  /// The backend of the enclosing `.doppel` trait or ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
-  @TaskLocal static var scoped: Backend?
-
   /// The backend of the running test: the one the `.doppel` trait or `withBackend` made for it.
   ///
   /// ```swift

@@ -76,6 +76,8 @@
         try await Self.$enclosing.withValue(scope.backend) {
           try await Backend.$scoped.withValue(scope.backend) {
             try await withCassette(scope.backend, for: test) {
+              // What traits applied outside this one asked for (`.doppel(openAPI:)` on a suite).
+              for setUp in Backend.pendingSetUp { setUp(scope.backend) }
               try await configure(scope.backend, isOutermost: true)
               try await body()
             }

@@ -49,6 +49,9 @@ let manifestURL = URL(fileURLWithPath: "/tmp/App/Fixtures/doppel.json")
 let cassetteURL = URL(fileURLWithPath: "/tmp/App/Tests/AppTests/__Cassettes__/BreedTests/breeds.har")
 let testsFolder = URL(fileURLWithPath: "/tmp/App/Tests/AppTests")
 
+/// The app's OpenAPI document.
+let apiURL = URL(fileURLWithPath: "/tmp/App/api.yaml")
+
 /// The manifest an earlier snippet loaded.
 var manifest: Manifest {
   get throws { try CatFancyBackend.manifest() }

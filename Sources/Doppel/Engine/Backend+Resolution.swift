@@ -180,7 +180,17 @@ extension Backend {
     case .failure(let error):
       outcome = .failed(error)
     }
-    record(JournalEntry(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport), in: slot)
+    let observer = record(
+      JournalEntry(request: request, stub: stub, outcome: outcome, unmatchedReport: unmatchedReport), in: slot)
+    if let observer {
+      switch delivery {
+      case .success(let answer):
+        observer(
+          Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
+      case .failure:
+        observer(Exchange(request: request, status: nil, headers: HTTPHeaders(), body: Data(), stub: stub))
+      }
+    }
     if case .failure(let error) = delivery, let problem = error as? DoppelError {
       issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
     }
@@ -190,17 +200,22 @@ extension Backend {
 
   /// Journals a request answered with an answer its stub built before for the same URL.
   private func recordReused(_ answer: Delivery.Answer, for request: Request, stub: StubHandle) {
-    record(JournalEntry(request: request, stub: stub, outcome: .reused(answer)), in: nil)
+    if let observer = record(JournalEntry(request: request, stub: stub, outcome: .reused(answer)), in: nil) {
+      observer(
+        Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
+    }
   }
 
-  /// Completes the journal entry in `slot`, or appends `entry` when there is no slot.
-  private func record(_ entry: JournalEntry, in slot: JournalSlot?) {
+  /// Completes the journal entry in `slot`, or appends `entry` when there is no slot. Returns the
+  /// exchange observer, read under the same lock, for the caller to call outside it.
+  private func record(_ entry: JournalEntry, in slot: JournalSlot?) -> (@Sendable (Exchange) -> Void)? {
     state.withLock { state in
       if let slot {
         state.journal.update(slot, with: entry)
       } else {
         _ = state.journal.append(entry)
       }
+      return state.exchangeObserver
     }
   }
 

@@ -34,6 +34,8 @@ public final class Backend: Sendable {
     var passthroughSession: URLSession?
     var requiresAllStubsUsed = false
     var followsRedirects = true
+    /// Sees every finished exchange (see ``Backend/exchangeObserver``); `nil` costs nothing.
+    var exchangeObserver: (@Sendable (Exchange) -> Void)?
   }
 
   /// Creates an empty backend.
@@ -152,8 +154,19 @@ public final class Backend: Sendable {
       CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Registers a fallback stub: it answers only requests that no ordinary stub takes, whether that
+  /// stub was added before or after it (stubs derived from a document lose to hand-written ones).
+  @discardableResult
+  package func fallbackStub(
+    _ matcher: Matcher, name: String?, location: CodeLocation,
+    _ respond: @escaping @Sendable (Request) async throws -> Response
+  ) -> StubHandle {
+    add(matcher, .handler(respond), nil, name, location, fallback: true)
+  }
+
   private func add(
-    _ matcher: Matcher, _ responder: Responder, _ times: Int?, _ name: String?, _ location: CodeLocation
+    _ matcher: Matcher, _ responder: Responder, _ times: Int?, _ name: String?, _ location: CodeLocation,
+    fallback: Bool = false
   ) -> StubHandle {
     var matcher = matcher
     if let times, times < 1 {
@@ -165,7 +178,7 @@ public final class Backend: Sendable {
               "times: \(times) is not allowed; a stub answers at least once. Remove the stub instead, or pass times: 1 or more."
             )))
     }
-    let handle = router.add(matcher, responder, limit: times, name: name, location: location)
+    let handle = router.add(matcher, responder, limit: times, name: name, location: location, fallback: fallback)
     if let problem = matcher.problem ?? responder.problem {
       issueReporter.report(DoppelIssue("Invalid stub: \(problem.message)", location: location))
     }
@@ -187,6 +200,39 @@ public final class Backend: Sendable {
 
   /// Removes every stub.
   public func removeAllStubs() { router.removeAll() }
+
+  // MARK: Observation
+
+  /// A finished exchange: the request and, when the request was answered, the status, final
+  /// headers and body the caller got, with the stub that gave them (`nil` for an unmatched request).
+  package struct Exchange: Sendable {
+    package let request: Request
+    package let status: Int?
+    package let headers: HTTPHeaders
+    package let body: Data
+    package let stub: StubHandle?
+  }
+
+  /// Called for each finished exchange, on the thread that finished it, after it was journaled.
+  /// Used by validators (DoppelOpenAPI); `nil` (the default) costs nothing per request.
+  package var exchangeObserver: (@Sendable (Exchange) -> Void)? {
+    get { state.withLock { $0.exchangeObserver } }
+    set { state.withLock { $0.exchangeObserver = newValue } }
+  }
+
+  /// Adds an observer after the current one (both are called).
+  package func addExchangeObserver(_ observer: @escaping @Sendable (Exchange) -> Void) {
+    state.withLock { state in
+      if let previous = state.exchangeObserver {
+        state.exchangeObserver = {
+          previous($0)
+          observer($0)
+        }
+      } else {
+        state.exchangeObserver = observer
+      }
+    }
+  }
 
   // MARK: Journal
 

@@ -8,6 +8,9 @@
 final class Router: Sendable {
   private struct State {
     var nextOrder = 0
+    /// Orders for fallback stubs count up from far below every ordinary stub's, so each fallback
+    /// stub loses to every ordinary one whenever it was added.
+    var nextFallbackOrder = Int.min / 2
     var byPath: [String: Bucket] = [:]
     var byHost: [String: Bucket] = [:]
     var scanned: [StubHandle] = []
@@ -38,8 +41,12 @@ final class Router: Sendable {
 
     func appending(_ stub: StubHandle) -> Bucket {
       switch self {
-      case .one(let first): .many([first, stub])
-      case .many(let stubs): .many(stubs + [stub])
+      case .one(let first): return first.order < stub.order ? Bucket.many([first, stub]) : Bucket.many([stub, first])
+      case .many(var stubs):
+        // Ordinary stubs always come last; a fallback stub goes before the first ordinary one.
+        let index = stubs.lastIndex { $0.order < stub.order }.map { $0 + 1 } ?? 0
+        stubs.insert(stub, at: index)
+        return .many(stubs)
       }
     }
 
@@ -67,18 +74,34 @@ final class Router: Sendable {
   /// The lock every stub of this router keeps its own state under (see `StubHandle`).
   private let stubLock = PlainLock()
 
+  /// Adds a stub. A `fallback` stub answers only requests that no ordinary stub (added before or
+  /// after it) takes; among fallback stubs, later ones win.
   func add(
-    _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: CodeLocation
+    _ matcher: Matcher, _ responder: Responder, limit: Int?, name: String?, location: CodeLocation,
+    fallback: Bool = false
   ) -> StubHandle {
     state.withLock { state in
+      let order: Int
+      if fallback {
+        order = state.nextFallbackOrder
+        state.nextFallbackOrder += 1
+      } else {
+        order = state.nextOrder
+        state.nextOrder += 1
+      }
       let handle = StubHandle(
         matcher: matcher, responder: responder, limit: limit, name: name, location: location,
-        order: state.nextOrder, lock: stubLock, onRemove: { [weak self] in self?.remove($0) })
-      state.nextOrder += 1
+        order: order, lock: stubLock, onRemove: { [weak self] in self?.remove($0) })
       switch Self.slot(for: matcher) {
       case .path(let path): state.byPath[path] = state.byPath[path]?.appending(handle) ?? .one(handle)
       case .host(let host): state.byHost[host] = state.byHost[host]?.appending(handle) ?? .one(handle)
-      case .scanned: state.scanned.append(handle)
+      case .scanned:
+        if fallback {
+          let index = state.scanned.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
+          state.scanned.insert(handle, at: index)
+        } else {
+          state.scanned.append(handle)
+        }
       }
       state.all.append(handle)
       return handle
@@ -100,7 +123,7 @@ final class Router: Sendable {
   /// Removes every stub, marking each handle removed.
   func removeAll() {
     let removed = state.withLock { state -> [StubHandle] in
-      defer { state = State(nextOrder: state.nextOrder) }
+      defer { state = State(nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder) }
       return state.all
     }
     for handle in removed { handle.remove() }
@@ -111,7 +134,9 @@ final class Router: Sendable {
 
   /// Changes whenever a stub is added or removed, so a front door can cache what it derives from
   /// the stubs (the stub server's origins).
-  var revision: Int { state.withLock { $0.nextOrder << 32 | $0.all.count } }
+  var revision: Int {
+    state.withLock { ($0.nextOrder &+ ($0.nextFallbackOrder &- Int.min / 2)) << 32 | $0.all.count }
+  }
 
   /// The newest stub that matches and still has answers left, with the answer taken from it and the
   /// path captures.
@@ -131,17 +156,18 @@ final class Router: Sendable {
     var host = byHost.count - 1
     var scan = scanned.count - 1
     while true {
-      let pathOrder = path >= 0 ? byPath[path].order : -1
-      let hostOrder = host >= 0 ? byHost[host].order : -1
-      let scanOrder = scan >= 0 ? scanned[scan].order : -1
+      // Int.min marks an exhausted list (fallback stubs have negative orders).
+      let pathOrder = path >= 0 ? byPath[path].order : Int.min
+      let hostOrder = host >= 0 ? byHost[host].order : Int.min
+      let scanOrder = scan >= 0 ? scanned[scan].order : Int.min
       let candidate: StubHandle
-      if pathOrder >= hostOrder && pathOrder >= scanOrder && pathOrder >= 0 {
+      if pathOrder >= hostOrder && pathOrder >= scanOrder && pathOrder > Int.min {
         candidate = byPath[path]
         path -= 1
-      } else if hostOrder >= scanOrder && hostOrder >= 0 {
+      } else if hostOrder >= scanOrder && hostOrder > Int.min {
         candidate = byHost[host]
         host -= 1
-      } else if scanOrder >= 0 {
+      } else if scanOrder > Int.min {
         candidate = scanned[scan]
         scan -= 1
       } else {

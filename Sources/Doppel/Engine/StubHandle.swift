@@ -312,3 +312,30 @@ struct LiteralSet: Sendable {
     return true
   }
 }
+
+extension StubHandle {
+  /// What the stub's matcher says of the request it answers, for static checks (`doppel lint
+  /// --openapi`): the method and the path (or path template) it requires, when it requires one.
+  package var declaredRequest: (method: HTTPMethod?, path: String?) {
+    var method: HTTPMethod?
+    var path: String?
+    for condition in matcher.conjunction ?? [] {
+      switch condition.literal {
+      case .method(let value)?: method = method ?? value
+      case .path(let value)?: path = path ?? value
+      default: if condition.part == .path, condition.field == "path" { path = path ?? condition.summary }
+      }
+    }
+    return (method, path)
+  }
+
+  /// The responses the stub gives without running code: its fixed response, or each of its
+  /// sequence. Empty for a closure.
+  package var declaredResponses: [Response] {
+    switch responder.kind {
+    case .fixed(let response): [response]
+    case .sequence(let responses, _): responses
+    case .handler: []
+    }
+  }
+}

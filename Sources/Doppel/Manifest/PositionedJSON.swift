@@ -1,7 +1,7 @@
 /// A JSON value that remembers where it was written, so that a manifest error can point at the
 /// exact line and column. Object members keep their order.
-struct PositionedJSON: Sendable {
-  enum Value: Sendable {
+package struct PositionedJSON: Sendable {
+  package enum Value: Sendable {
     case null
     case bool(Bool)
     /// The number's value and its literal text, kept so it is served as written.
@@ -11,19 +11,19 @@ struct PositionedJSON: Sendable {
     case object([Member])
   }
 
-  struct Member: Sendable {
-    let key: String
+  package struct Member: Sendable {
+    package let key: String
     /// Where the key's opening quote is.
-    let keyOffset: Int
-    let value: PositionedJSON
+    package let keyOffset: Int
+    package let value: PositionedJSON
   }
 
-  let value: Value
+  package let value: Value
   /// The UTF-8 offset of the value's first byte in the document.
-  let offset: Int
+  package let offset: Int
 
   /// What the value is, for messages: `a string "200"`, `an object`, `null`.
-  var kind: String {
+  package var kind: String {
     switch value {
     case .null: return "null"
     case .bool(let flag): return flag ? "true" : "false"
@@ -35,7 +35,7 @@ struct PositionedJSON: Sendable {
   }
 
   /// The value as a ``JSONValue`` (object key order is dropped).
-  var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     switch value {
     case .null: return .null
     case .bool(let flag): return .bool(flag)
@@ -48,7 +48,7 @@ struct PositionedJSON: Sendable {
   }
 
   /// Compact JSON text with members in their written order and numbers as written.
-  var serialized: String {
+  package var serialized: String {
     var output = ""
     write(to: &output)
     return output

@@ -2,11 +2,11 @@
 ///
 /// `JSONSerialization` and `JSONDecoder` do not say where a value was written; manifest errors
 /// must, so the manifest is read with this small recursive-descent parser instead.
-struct PositionedJSONParser {
+package struct PositionedJSONParser {
   /// A syntax error: what is wrong, and the UTF-8 offset where it was found.
-  struct SyntaxError: Error, Sendable {
-    let message: String
-    let offset: Int
+  package struct SyntaxError: Error, Sendable {
+    package let message: String
+    package let offset: Int
   }
 
   /// Arrays and objects nested deeper than this are refused instead of overflowing the stack.
@@ -20,7 +20,7 @@ struct PositionedJSONParser {
 
   /// Parses a whole document: one value, surrounded by optional white space. A UTF-8 byte order
   /// mark at the start is skipped.
-  static func parse(
+  package static func parse(
     _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}"
   ) throws(SyntaxError) -> PositionedJSON {
     var parser = PositionedJSONParser(bytes)

@@ -59,7 +59,7 @@ public struct ScenarioSelection: Sendable, ExpressibleByStringLiteral, CustomStr
   }
 
   /// The name chosen and where it came from, or `nil` for none.
-  func resolve() throws(DoppelError) -> (name: String, source: String)? {
+  package func resolve() throws(DoppelError) -> (name: String, source: String)? {
     switch kind {
     case .base:
       return nil

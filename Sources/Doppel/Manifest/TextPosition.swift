@@ -1,7 +1,7 @@
 /// Line and column (both from 1, the column counted in Unicode scalars) of a UTF-8 offset.
-struct TextPosition: Sendable, Equatable, CustomStringConvertible {
-  let line: Int
-  let column: Int
+package struct TextPosition: Sendable, Equatable, CustomStringConvertible {
+  package let line: Int
+  package let column: Int
 
   init(line: Int, column: Int) {
     self.line = line
@@ -10,12 +10,12 @@ struct TextPosition: Sendable, Equatable, CustomStringConvertible {
 
   /// The position of `offset` in `bytes`. For one lookup; a reader that asks for many positions in
   /// the same document keeps a ``TextPositions`` instead.
-  init(offset: Int, in bytes: [UInt8]) {
+  package init(offset: Int, in bytes: [UInt8]) {
     self = TextPositions(bytes).position(offset)
   }
 
   /// `14:7`
-  var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }
 
 /// Finds the line and column of any offset in a document in time independent of the line's
@@ -24,7 +24,7 @@ struct TextPosition: Sendable, Equatable, CustomStringConvertible {
 ///
 /// Built in one pass: where each line starts, and the column at every ``stride``-th byte. A
 /// position is then a binary search for the line and a count of at most ``stride`` bytes.
-struct TextPositions: Sendable {
+package struct TextPositions: Sendable {
   /// Bytes between two column checkpoints.
   static let stride = 1024
 
@@ -34,7 +34,7 @@ struct TextPositions: Sendable {
   /// The column of the byte at `index * stride`.
   private let checkpoints: [Int]
 
-  init(_ bytes: [UInt8]) {
+  package init(_ bytes: [UInt8]) {
     self.bytes = bytes
     var lineStarts = [0]
     var checkpoints: [Int] = []
@@ -58,7 +58,7 @@ struct TextPositions: Sendable {
   }
 
   /// The position of `offset` (clamped to the document).
-  func position(_ offset: Int) -> TextPosition {
+  package func position(_ offset: Int) -> TextPosition {
     let offset = min(max(0, offset), bytes.count)
     // The last line start at or before `offset`.
     var low = 0

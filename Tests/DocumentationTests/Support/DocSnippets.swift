@@ -20,7 +20,8 @@ import Foundation
 /// happens to it:
 /// - `<!-- snippet: skip (reason) -->`: not compiled; the reason is required;
 /// - `<!-- snippet: server -->`: compiled only with the Server trait (`#if Server`), as is every
-///   block of the DoppelServer catalog.
+///   block of the DoppelServer catalog. Every block of the DoppelOpenAPI catalog is compiled only
+///   with the OpenAPI trait (`#if OpenAPI`).
 enum DocSnippets {
   /// A generated file: its path from the package root, and its contents.
   struct File: Equatable {
@@ -75,7 +76,7 @@ enum DocSnippets {
       for block in blocks {
         if let reason = block.skipReason {
           summary.skipped.append("\(document):\(block.line): \(reason)")
-        } else if block.server {
+        } else if block.server || block.openAPI {
           summary.compiledWithServerTrait += 1
         } else {
           summary.compiled += 1
@@ -94,6 +95,7 @@ enum DocSnippets {
     /// The code, without the fence's indentation.
     var lines: [String]
     var server: Bool
+    var openAPI = false
     var skipReason: String?
   }
 
@@ -119,6 +121,7 @@ enum DocSnippets {
       }
       if info == "swift" {
         var block = Block(line: index + 1, lines: body, server: serverDocument, skipReason: nil)
+        block.openAPI = document.hasPrefix("Sources/DoppelOpenAPI/")
         if let marker = previousNonBlankLine(lines, before: index), marker.hasPrefix("<!-- snippet:") {
           try apply(marker, to: &block, at: "\(document):\(index + 1)")
         }
@@ -184,6 +187,7 @@ enum DocSnippets {
   static func source(for blocks: [Block], of document: String) -> String {
     var imports: Set<String> = ["CatFancy", "Doppel", "DoppelTesting", "Foundation", "Testing", "XCTest"]
     if blocks.contains(where: { $0.server && $0.skipReason == nil }) { imports.insert("DoppelServer") }
+    if blocks.contains(where: { $0.openAPI && $0.skipReason == nil }) { imports.insert("DoppelOpenAPI") }
     var bodies: [String] = []
     for block in blocks {
       let location = "\(document):\(block.line)"
@@ -224,6 +228,9 @@ enum DocSnippets {
       }
       if block.server {
         body = ["#if Server"] + body + ["#endif"]
+      }
+      if block.openAPI {
+        body = ["#if OpenAPI"] + body + ["#endif"]
       }
       bodies.append((["// \(location)"] + body).joined(separator: "\n"))
     }

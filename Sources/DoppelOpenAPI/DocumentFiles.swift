@@ -1,0 +1,97 @@
+#if OpenAPI
+  import Foundation
+
+  /// The files of one document: the main one and those its `$ref`s name, each read once.
+  final class DocumentFiles {
+    struct File {
+      let url: URL
+      /// The name messages show: the path as given for the main file, the file name for others.
+      let name: String
+      let root: DocumentNode
+    }
+
+    private(set) var files: [String: File] = [:]
+    let main: File
+
+    init(url: URL, name: String) throws(OpenAPIError) {
+      let data: Data
+      do {
+        data = try Data(contentsOf: url)
+      } catch {
+        throw OpenAPIError(
+          file: name, line: 1, "the OpenAPI document could not be read (\(error.localizedDescription)). Check the path."
+        )
+      }
+      main = File(url: url, name: name, root: try DocumentNode.parse(data, file: name))
+      files[url.standardizedFileURL.path] = main
+    }
+
+    /// A node that a `$ref` names, from the file `from`, with the file it is in and its key path.
+    struct Target {
+      let node: DocumentNode
+      let file: File
+      let location: DocumentLocation
+    }
+
+    /// Follows `$ref` (a chain of them, too) from `node`; a node without one is returned as is.
+    func dereference(_ node: DocumentNode, in file: File, at location: DocumentLocation) throws(OpenAPIError) -> Target
+    {
+      var target = Target(node: node, file: file, location: location)
+      var hops = 0
+      while let reference = target.node["$ref"]?.string {
+        hops += 1
+        guard hops <= 64 else {
+          throw OpenAPIError(
+            file: target.file.name, line: target.node.line,
+            "the $ref \"\(reference)\" is part of a loop of references. Point one of them at a real definition.")
+        }
+        target = try resolve(reference, from: target.file, line: target.node.line(of: "$ref"))
+      }
+      return target
+    }
+
+    /// The node `reference` (`#/components/schemas/Breed`, `common.yaml#/Breed`, `breed.yaml`)
+    /// names, seen from `file`.
+    func resolve(_ reference: String, from file: File, line: Int) throws(OpenAPIError) -> Target {
+      let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+      let filePart = parts.first.map(String.init) ?? ""
+      let pointer = parts.count > 1 ? String(parts[1]) : ""
+      let targetFile: File
+      if filePart.isEmpty {
+        targetFile = file
+      } else {
+        if filePart.contains("://") {
+          throw OpenAPIError(
+            file: file.name, line: line,
+            "the $ref \"\(reference)\" points at a remote document; only files next to this one can be read. Download it and refer to it by a relative path."
+          )
+        }
+        targetFile = try load(filePart, relativeTo: file, line: line)
+      }
+      guard let node = targetFile.root.resolve(pointer: pointer) else {
+        throw OpenAPIError(
+          file: file.name, line: line,
+          "the $ref \"\(reference)\" names nothing: \(targetFile.name) has no \(pointer.isEmpty ? "root" : pointer). Check the name, or add the definition."
+        )
+      }
+      let path = pointer.split(separator: "/").map(String.init).joined(separator: ".")
+      return Target(
+        node: node, file: targetFile, location: DocumentLocation(file: targetFile.name, line: node.line, path: path))
+    }
+
+    private func load(_ relative: String, relativeTo file: File, line: Int) throws(OpenAPIError) -> File {
+      let url = URL(fileURLWithPath: relative, relativeTo: file.url.deletingLastPathComponent()).standardizedFileURL
+      if let loaded = files[url.path] { return loaded }
+      guard let data = try? Data(contentsOf: url) else {
+        throw OpenAPIError(
+          file: file.name, line: line,
+          "the $ref names the file \(relative), which could not be read at \(url.path). Check the path; it is relative to \(file.url.lastPathComponent)."
+        )
+      }
+      let loaded = File(
+        url: url, name: url.lastPathComponent, root: try DocumentNode.parse(data, file: url.lastPathComponent))
+      files[url.path] = loaded
+      return loaded
+    }
+  }
+#endif

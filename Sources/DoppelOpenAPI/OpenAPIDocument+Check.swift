@@ -1,0 +1,222 @@
+#if OpenAPI
+  import Doppel
+  import Foundation
+
+  extension OpenAPIDocument {
+    /// Everything the document contradicts in `request` and, when given, the response to it:
+    /// path, method, parameters, body and content type of the request; a documented status,
+    /// required headers, content type and body of the response. Empty when both conform.
+    ///
+    /// - Parameters:
+    ///   - request: the request as sent.
+    ///   - status: the response's status, or `nil` to check the request alone.
+    ///   - headers: the response's headers.
+    ///   - body: the response's body.
+    public func violations(
+      in request: Request, status: Int? = nil, headers: HTTPHeaders = [:], body: Data = Data()
+    ) -> [OpenAPIViolation] {
+      let endpoint = "\(request.method.rawValue) \(request.path)"
+      switch lookup(method: request.method, path: request.path) {
+      case .unknownPath:
+        return [
+          OpenAPIViolation(
+            operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
+            rule:
+              "no path in \(name) matches \(request.path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
+            location: pathsLocation)
+        ]
+      case .wrongMethod(let template, let methods, let location):
+        return [
+          OpenAPIViolation(
+            operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
+            rule:
+              "\(template) has no \(request.method.rawValue) operation; it documents \(methods.joined(separator: ", "))",
+            location: location)
+        ]
+      case .found(let operation, let captures):
+        var found = check(request, operation, captures)
+        if let status { found += check(status: status, headers: headers, body: body, operation) }
+        return found
+      }
+    }
+
+    /// ``violations(in:status:headers:body:)`` for a ``Doppel/Response`` (a stub's, or a
+    /// recorded one). A response that is an error, or whose body cannot be read, is checked for
+    /// its request alone.
+    public func violations(in request: Request, response: Response) -> [OpenAPIViolation] {
+      guard !response.isFailure, let body = try? response.bodyData() else { return violations(in: request) }
+      return violations(in: request, status: response.status, headers: response.headers, body: body)
+    }
+
+    // MARK: Request
+
+    private func check(_ request: Request, _ operation: Operation, _ captures: [String: String]) -> [OpenAPIViolation] {
+      var found: [OpenAPIViolation] = []
+      func add(_ part: String, _ failures: [SchemaFailure]) {
+        for failure in failures {
+          found.append(
+            OpenAPIViolation(
+              operation: operation.name, endpoint: endpoint(operation), part: part,
+              jsonPath: failure.path == "$" && !part.hasSuffix("body") ? nil : failure.path, rule: failure.rule,
+              location: failure.location))
+        }
+      }
+      let validator = SchemaValidator(table: table, direction: .request)
+      let query = request.queryItems
+      for parameter in operation.parameters {
+        let part = "request \(parameter.place) parameter \(parameter.name)"
+        let values: [String]
+        switch parameter.place {
+        case "path": values = captures[parameter.name].map { [$0] } ?? []
+        case "query": values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+        case "header": values = request.headers.values(for: parameter.name)
+        default: continue
+        }
+        if values.isEmpty {
+          if parameter.required {
+            found.append(
+              OpenAPIViolation(
+                operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil,
+                rule: "the required \(parameter.place) parameter \"\(parameter.name)\" is missing",
+                location: parameter.location))
+          }
+          continue
+        }
+        guard let schema = parameter.schema else { continue }
+        add(part, validator.validate(coerce(values, to: schema), against: schema))
+      }
+      let body = request.body ?? Data()
+      guard let documented = operation.body else {
+        if !body.isEmpty {
+          found.append(
+            OpenAPIViolation(
+              operation: operation.name, endpoint: endpoint(operation), part: "request body", jsonPath: nil,
+              rule: "the operation takes no request body, but \(body.count) bytes were sent",
+              location: operation.location))
+        }
+        return found
+      }
+      if body.isEmpty {
+        if documented.required {
+          found.append(
+            OpenAPIViolation(
+              operation: operation.name, endpoint: endpoint(operation), part: "request body", jsonPath: nil,
+              rule: "the required request body is missing", location: documented.location.appending("required")))
+        }
+        return found
+      }
+      found += checkBody(
+        body, contentType: request.headers["Content-Type"], content: documented.content, part: "request body",
+        location: documented.location.appending("content"), operation: operation, direction: .request)
+      return found
+    }
+
+    // MARK: Response
+
+    private func check(status: Int, headers: HTTPHeaders, body: Data, _ operation: Operation) -> [OpenAPIViolation] {
+      guard let reply = operation.reply(for: status) else {
+        return [
+          OpenAPIViolation(
+            operation: operation.name, endpoint: endpoint(operation), part: "response \(status)", jsonPath: nil,
+            rule:
+              "the status \(status) is not documented; the operation documents \(operation.replies.map(\.status).joined(separator: ", "))",
+            location: operation.responsesLocation)
+        ]
+      }
+      var found: [OpenAPIViolation] = []
+      let validator = SchemaValidator(table: table, direction: .response)
+      for header in reply.headers where header.name.lowercased() != "content-type" {
+        let part = "response \(status) header \(header.name)"
+        let values = headers.values(for: header.name)
+        if values.isEmpty {
+          if header.required {
+            found.append(
+              OpenAPIViolation(
+                operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil,
+                rule: "the required header \"\(header.name)\" is missing", location: header.location))
+          }
+          continue
+        }
+        guard let schema = header.schema else { continue }
+        for failure in validator.validate(coerce(values, to: schema), against: schema) {
+          found.append(
+            OpenAPIViolation(
+              operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil, rule: failure.rule,
+              location: failure.location))
+        }
+      }
+      guard !body.isEmpty else { return found }
+      guard !reply.content.isEmpty else {
+        found.append(
+          OpenAPIViolation(
+            operation: operation.name, endpoint: endpoint(operation), part: "response \(status) body", jsonPath: nil,
+            rule: "the response has a body of \(body.count) bytes, but the document describes none for \(reply.status)",
+            location: reply.location))
+        return found
+      }
+      found += checkBody(
+        body, contentType: headers["Content-Type"], content: reply.content, part: "response \(status) body",
+        location: reply.location.appending("content"), operation: operation, direction: .response)
+      return found
+    }
+
+    // MARK: Bodies
+
+    private func checkBody(
+      _ body: Data, contentType: String?, content: [Operation.MediaType], part: String, location: DocumentLocation,
+      operation: Operation, direction: SchemaValidator.Direction
+    ) -> [OpenAPIViolation] {
+      func violation(_ rule: String, _ path: String? = nil, _ at: DocumentLocation) -> OpenAPIViolation {
+        OpenAPIViolation(
+          operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: path, rule: rule, location: at
+        )
+      }
+      guard !content.isEmpty else { return [] }
+      let allowed = content.map(\.type).joined(separator: ", ")
+      guard let contentType else {
+        return [violation("the body has no Content-Type header; the document allows \(allowed)", nil, location)]
+      }
+      guard let media = content.first(where: { $0.accepts(contentType) }) else {
+        return [
+          violation("the content type \(contentType) is not documented; the document allows \(allowed)", nil, location)
+        ]
+      }
+      guard media.isJSON, let schema = media.schema else { return [] }
+      let bytes = [UInt8](body)
+      let value: JSONValue
+      do {
+        value = try PositionedJSONParser.parse(bytes).jsonValue
+      } catch {
+        let position = TextPosition(offset: error.offset, in: bytes)
+        return [violation("the body is not valid JSON: \(error.message) at \(position)", nil, media.location)]
+      }
+      return SchemaValidator(table: table, direction: direction).validate(value, against: schema).map {
+        violation($0.rule, $0.path, $0.location)
+      }
+    }
+
+    // MARK: Helpers
+
+    private func endpoint(_ operation: Operation) -> String { "\(operation.method.rawValue) \(operation.template)" }
+
+    /// A parameter's text as the JSON value its schema describes: `"7"` as the number 7 for an
+    /// integer, `"true"` as true for a boolean, repeated or comma-separated values as an array.
+    func coerce(_ values: [String], to index: Int) -> JSONValue {
+      let validator = SchemaValidator(table: table, direction: .request)
+      let schema = validator.resolved(index)
+      let types = schema.types ?? []
+      if types.contains("array") {
+        let parts = values.count == 1 ? values[0].split(separator: ",").map(String.init) : values
+        let itemSchema = schema.items
+        return .array(parts.map { part in itemSchema.map { item in coerce([part], to: item) } ?? .string(part) })
+      }
+      let text = values[0]
+      if types.contains("integer") || types.contains("number"), let number = Double(text), number.isFinite {
+        return .number(number)
+      }
+      if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
+      if types.contains("null"), text.isEmpty { return .null }
+      return .string(text)
+    }
+  }
+#endif

@@ -1,0 +1,135 @@
+#if OpenAPI
+  import Doppel
+  import Foundation
+
+  /// One operation of the document, compiled once: what a request must send and what the
+  /// responses may be.
+  struct Operation: Sendable {
+    struct Parameter: Sendable {
+      /// `path`, `query`, `header` or `cookie`.
+      let place: String
+      let name: String
+      let required: Bool
+      let schema: Int?
+      let location: DocumentLocation
+    }
+
+    struct MediaType: Sendable {
+      /// `application/json`, `application/*`, `*/*`.
+      let type: String
+      let schema: Int?
+      let example: JSONValue?
+      /// The named examples, in document order.
+      let examples: [(name: String, value: JSONValue)]
+      let location: DocumentLocation
+
+      var isJSON: Bool { MediaType.isJSON(type) }
+
+      static func isJSON(_ type: String) -> Bool {
+        let base = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return base == "application/json" || base.hasSuffix("+json") || base == "*/*" || base == "application/*"
+      }
+
+      /// Whether `contentType` (a header value) is this media type or within its range.
+      func accepts(_ contentType: String) -> Bool {
+        let given =
+          contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mine = type.lowercased()
+        if mine == "*/*" || mine == given { return true }
+        if mine.hasSuffix("/*") { return given.hasPrefix(String(mine.dropLast())) }
+        return false
+      }
+    }
+
+    struct Header: Sendable {
+      let name: String
+      let required: Bool
+      let schema: Int?
+      let example: JSONValue?
+      let location: DocumentLocation
+    }
+
+    struct Body: Sendable {
+      let required: Bool
+      let content: [MediaType]
+      let location: DocumentLocation
+    }
+
+    struct Reply: Sendable {
+      /// `200`, `4XX` or `default`.
+      let status: String
+      let headers: [Header]
+      let content: [MediaType]
+      let location: DocumentLocation
+
+      /// Whether this reply describes `code`.
+      func covers(_ code: Int) -> Bool {
+        if status == String(code) { return true }
+        if status.count == 3, status.uppercased().hasSuffix("XX"), let first = status.first,
+          let digit = first.wholeNumberValue
+        {
+          return code / 100 == digit
+        }
+        return false
+      }
+
+      /// The status served when this reply is chosen.
+      var servedStatus: Int {
+        if let code = Int(status) { return code }
+        if status == "default" { return 200 }
+        return (status.first?.wholeNumberValue ?? 2) * 100
+      }
+    }
+
+    let id: String?
+    let method: HTTPMethod
+    /// The path template as written under `paths`: `/breeds/{breedId}`.
+    let template: String
+    let segments: [Segment]
+    let parameters: [Parameter]
+    let body: Body?
+    let replies: [Reply]
+    let location: DocumentLocation
+    let responsesLocation: DocumentLocation
+    /// Where the path is written under `paths`.
+    let pathLocation: DocumentLocation
+
+    enum Segment: Sendable, Equatable {
+      case literal(String)
+      case parameter(String)
+    }
+
+    /// `listBreeds`, or `GET /breeds` when the operation has no id.
+    var name: String { id ?? "\(method.rawValue) \(template)" }
+
+    /// The reply that describes `status`: the exact code first, then its range (`4XX`), then `default`.
+    func reply(for status: Int) -> Reply? {
+      replies.first { $0.status == String(status) } ?? replies.first { $0.status != "default" && $0.covers(status) }
+        ?? replies.first { $0.status == "default" }
+    }
+
+    /// Path parameters when `path` (without the server's base path) fits the template.
+    func match(_ segments: [Substring]) -> [String: String]? {
+      guard segments.count == self.segments.count else { return nil }
+      var captures: [String: String] = [:]
+      for (mine, theirs) in zip(self.segments, segments) {
+        switch mine {
+        case .literal(let text): if text != theirs { return nil }
+        case .parameter(let name):
+          if theirs.isEmpty { return nil }
+          captures[name] = String(theirs).removingPercentEncoding ?? String(theirs)
+        }
+      }
+      return captures
+    }
+
+    var literalCount: Int { segments.filter { if case .literal = $0 { true } else { false } }.count }
+
+    static func segments(of template: String) -> [Segment] {
+      template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
+        if part.hasPrefix("{") && part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
+        return .literal(String(part))
+      }
+    }
+  }
+#endif

@@ -1,0 +1,269 @@
+#if OpenAPI
+  import Doppel
+  import Foundation
+
+  /// A schema compiled once from the document: its keywords, with where each was written.
+  /// Sub-schemas are indices into the ``SchemaTable``, so recursive schemas cost nothing extra.
+  struct Schema: Sendable {
+    enum Additional: Sendable {
+      case any
+      case forbidden
+      case schema(Int)
+    }
+
+    struct Property: Sendable {
+      let name: String
+      let schema: Int
+    }
+
+    struct Discriminator: Sendable {
+      let property: String
+      /// Value → schema, from `mapping` and the names of the `oneOf`/`anyOf` schemas.
+      let mapping: [(value: String, schema: Int)]
+    }
+
+    var location: DocumentLocation
+    /// The line of each keyword written.
+    var lines: [String: Int] = [:]
+    /// The component name (`Breed`), for messages and implicit discriminator mapping.
+    var name: String?
+    var reference: Int?
+    var types: [String]?
+    var nullable = false
+    var enumValues: [JSONValue]?
+    var constValue: JSONValue?
+    var format: String?
+    var minimum: Double?
+    var maximum: Double?
+    var exclusiveMinimum: Double?
+    var exclusiveMaximum: Double?
+    var multipleOf: Double?
+    var minLength: Int?
+    var maxLength: Int?
+    var pattern: Pattern?
+    var items: Int?
+    var minItems: Int?
+    var maxItems: Int?
+    var uniqueItems = false
+    var properties: [Property] = []
+    var required: [String] = []
+    var additional = Additional.any
+    var minProperties: Int?
+    var maxProperties: Int?
+    var allOf: [Int] = []
+    var anyOf: [Int] = []
+    var oneOf: [Int] = []
+    var not: Int?
+    var discriminator: Discriminator?
+    var readOnly = false
+    var writeOnly = false
+    var example: JSONValue?
+    var defaultValue: JSONValue?
+
+    init(location: DocumentLocation) { self.location = location }
+
+    /// Where `keyword` is written in this schema.
+    func at(_ keyword: String) -> DocumentLocation {
+      location.appending(keyword, line: lines[keyword] ?? location.line)
+    }
+
+    /// How messages name the schema: `Breed`, or its key path.
+    var displayName: String { name ?? location.path }
+  }
+
+  /// A compiled regular expression.
+  struct Pattern: @unchecked Sendable {
+    // Why `@unchecked` is safe: NSRegularExpression is immutable once made and documented as safe
+    // to use from several threads at once.
+    let source: String
+    let expression: NSRegularExpression
+
+    func matches(_ text: String) -> Bool {
+      expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+  }
+
+  /// Every schema of a document, compiled once.
+  struct SchemaTable: Sendable {
+    var schemas: [Schema]
+
+    subscript(index: Int) -> Schema { schemas[index] }
+  }
+
+  /// Compiles schemas from document nodes into a ``SchemaTable``.
+  final class SchemaCompiler {
+    private(set) var schemas: [Schema] = []
+    private var compiled: [String: Int] = [:]
+    let files: DocumentFiles
+
+    init(files: DocumentFiles) { self.files = files }
+
+    /// Compiles the schema at `node` (following its `$ref`), once per place in the document.
+    func compile(_ node: DocumentNode, in file: DocumentFiles.File, at location: DocumentLocation) throws(OpenAPIError)
+      -> Int
+    {
+      let key = "\(file.url.path)#\(location.path)"
+      if let index = compiled[key] { return index }
+      let index = schemas.count
+      compiled[key] = index
+      var schema = Schema(location: location)
+      let parts = location.path.split(separator: ".")
+      if parts.count == 3, parts[0] == "components", parts[1] == "schemas" { schema.name = String(parts[2]) }
+      if parts.count == 1, file.name != files.main.name { schema.name = String(parts[0]) }
+      // A placeholder with the name, for references back to this schema while it compiles.
+      schemas.append(schema)
+      if case .bool(let flag) = node.value {
+        // JSON Schema's `true` (anything) and `false` (nothing).
+        if !flag {
+          schema.not = try compile(
+            DocumentNode(value: .object([]), line: node.line), in: file, at: location.appending("false"))
+        }
+        schemas[index] = schema
+        return index
+      }
+      guard node.isObject else {
+        throw OpenAPIError(
+          file: file.name, line: node.line,
+          "\(location.path) is not a schema object. Write it as a mapping, such as {type: string}.")
+      }
+      for member in node.members { schema.lines[member.key] = member.line }
+      if let reference = node["$ref"]?.string {
+        let target = try files.resolve(reference, from: file, line: node.line(of: "$ref"))
+        schema.reference = try compile(target.node, in: target.file, at: target.location)
+      }
+      try readKeywords(node, into: &schema, file: file, location: location)
+      schemas[index] = schema
+      return index
+    }
+
+    private func sub(_ node: DocumentNode, _ key: String, _ file: DocumentFiles.File, _ location: DocumentLocation)
+      throws(OpenAPIError) -> Int?
+    {
+      guard let child = node[key] else { return nil }
+      return try compile(child, in: file, at: location.appending(key, line: child.line))
+    }
+
+    private func list(_ node: DocumentNode, _ key: String, _ file: DocumentFiles.File, _ location: DocumentLocation)
+      throws(OpenAPIError) -> [Int]
+    {
+      guard let items = node[key]?.items else { return [] }
+      var result: [Int] = []
+      for (offset, item) in items.enumerated() {
+        result.append(try compile(item, in: file, at: location.appending(key).appending("\(offset)", line: item.line)))
+      }
+      return result
+    }
+
+    private func count(_ node: DocumentNode, _ key: String, _ file: DocumentFiles.File) throws(OpenAPIError) -> Int? {
+      guard let value = node[key] else { return nil }
+      guard let number = value.number, let count = Int(exactly: number), count >= 0 else {
+        throw OpenAPIError(
+          file: file.name, line: value.line,
+          "\(key) must be a whole number of 0 or more. Write it as, for example, \(key): 1.")
+      }
+      return count
+    }
+
+    private func readKeywords(
+      _ node: DocumentNode, into schema: inout Schema, file: DocumentFiles.File, location: DocumentLocation
+    ) throws(OpenAPIError) {
+      if let type = node["type"] {
+        if let name = type.string {
+          schema.types = [name]
+        } else if let items = type.items {
+          schema.types = items.compactMap(\.string)
+        }
+        for name in schema.types ?? [] where !Self.typeNames.contains(name) {
+          throw OpenAPIError(
+            file: file.name, line: type.line,
+            "\"\(name)\" is not a JSON Schema type. Use one of \(Self.typeNames.sorted().joined(separator: ", ")).")
+        }
+      }
+      schema.nullable = node["nullable"]?.bool ?? false
+      if schema.nullable, schema.types != nil { schema.types?.append("null") }
+      schema.enumValues = node["enum"]?.items?.map(\.json)
+      schema.constValue = node["const"]?.json
+      schema.format = node["format"]?.string
+      schema.minimum = node["minimum"]?.number
+      schema.maximum = node["maximum"]?.number
+      switch node["exclusiveMinimum"]?.value {
+      case .bool(true)?: (schema.exclusiveMinimum, schema.minimum) = (schema.minimum, nil)
+      case .number(let bound, _)?: schema.exclusiveMinimum = bound
+      default: break
+      }
+      switch node["exclusiveMaximum"]?.value {
+      case .bool(true)?: (schema.exclusiveMaximum, schema.maximum) = (schema.maximum, nil)
+      case .number(let bound, _)?: schema.exclusiveMaximum = bound
+      default: break
+      }
+      schema.multipleOf = node["multipleOf"]?.number.flatMap { $0 > 0 ? $0 : nil }
+      schema.minLength = try count(node, "minLength", file)
+      schema.maxLength = try count(node, "maxLength", file)
+      schema.minItems = try count(node, "minItems", file)
+      schema.maxItems = try count(node, "maxItems", file)
+      schema.minProperties = try count(node, "minProperties", file)
+      schema.maxProperties = try count(node, "maxProperties", file)
+      schema.uniqueItems = node["uniqueItems"]?.bool ?? false
+      if let pattern = node["pattern"] {
+        guard let source = pattern.string, let expression = try? NSRegularExpression(pattern: source) else {
+          throw OpenAPIError(
+            file: file.name, line: pattern.line,
+            "the pattern is not a valid regular expression. Fix it, or quote it so YAML keeps its backslashes.")
+        }
+        schema.pattern = Pattern(source: source, expression: expression)
+      }
+      schema.items = try sub(node, "items", file, location)
+      var properties: [Schema.Property] = []
+      if let node = node["properties"] {
+        let base = location.appending("properties", line: node.line)
+        for member in node.members {
+          properties.append(
+            Schema.Property(
+              name: member.key,
+              schema: try compile(member.value, in: file, at: base.appending(member.key, line: member.line))))
+        }
+      }
+      schema.properties = properties
+      schema.required = node["required"]?.items?.compactMap(\.string) ?? []
+      switch node["additionalProperties"]?.value {
+      case .bool(false)?: schema.additional = .forbidden
+      case .object?: schema.additional = .schema(try sub(node, "additionalProperties", file, location) ?? 0)
+      default: schema.additional = .any
+      }
+      schema.allOf = try list(node, "allOf", file, location)
+      schema.anyOf = try list(node, "anyOf", file, location)
+      schema.oneOf = try list(node, "oneOf", file, location)
+      schema.not = try sub(node, "not", file, location)
+      schema.readOnly = node["readOnly"]?.bool ?? false
+      schema.writeOnly = node["writeOnly"]?.bool ?? false
+      schema.example = node["example"]?.json ?? node["examples"]?.items?.first?.json
+      schema.defaultValue = node["default"]?.json
+      if let discriminator = node["discriminator"] {
+        guard let property = discriminator["propertyName"]?.string else {
+          throw OpenAPIError(
+            file: file.name, line: discriminator.line,
+            "the discriminator has no propertyName. Add propertyName: with the property that names the schema.")
+        }
+        var mapping: [(value: String, schema: Int)] = []
+        for member in discriminator["mapping"]?.members ?? [] {
+          guard let reference = member.value.string else { continue }
+          let ref =
+            reference.hasPrefix("#") || reference.contains("/") ? reference : "#/components/schemas/\(reference)"
+          let target = try files.resolve(ref, from: file, line: member.line)
+          mapping.append((member.key, try compile(target.node, in: target.file, at: target.location)))
+        }
+        // Without a mapping entry, a branch is named by its schema's name.
+        for branch in schema.oneOf + schema.anyOf {
+          let target = schemas[branch].reference ?? branch
+          guard !mapping.contains(where: { $0.schema == target || $0.schema == branch }) else { continue }
+          if let name = schemas[target].name ?? schemas[branch].name, !mapping.contains(where: { $0.value == name }) {
+            mapping.append((name, branch))
+          }
+        }
+        schema.discriminator = Schema.Discriminator(property: property, mapping: mapping)
+      }
+    }
+
+    static let typeNames: Set<String> = ["string", "number", "integer", "boolean", "object", "array", "null"]
+  }
+#endif

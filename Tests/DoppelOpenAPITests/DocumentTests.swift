@@ -1,0 +1,133 @@
+#if OpenAPI
+  import Doppel
+  @testable import DoppelOpenAPI
+  import Foundation
+  import Testing
+
+  @Suite struct DocumentTests {
+    @Test(arguments: ["cattery.yaml", "cattery-3.0.json"])
+    func readsBothVersions(_ name: String) throws {
+      let document = try OpenAPIDocument(contentsOf: Documents.url(name))
+      #expect(
+        document.operationIDs == [
+          "listBreeds", "createBreed", "getBreed", "replaceBreed", "deleteBreed", "listPhotos", "listPets", "createPet",
+          "getPet", "getOwner", "updateOwner", "health",
+        ])
+      #expect(document.exampleNames == ["standard", "empty", "missing"])
+      #expect(document.version.hasPrefix(name.hasSuffix("json") ? "3.0" : "3.1"))
+    }
+
+    @Test func malformedYAMLNamesTheLine() throws {
+      let url = try Documents.temporary("bad.yaml", "openapi: 3.1.0\ninfo:\n  title: [unclosed\n")
+      #expect(throws: OpenAPIError.self) { try OpenAPIDocument(contentsOf: url) }
+      do {
+        _ = try OpenAPIDocument(contentsOf: url)
+      } catch {
+        #expect(error.file == "bad.yaml")
+        #expect(error.line == 4)
+        #expect(error.message.hasSuffix("Fix the indentation or quoting there."))
+      }
+    }
+
+    @Test func malformedJSONNamesLineAndColumn() throws {
+      let url = try Documents.temporary("bad.json", "{\n  \"openapi\": \"3.1.0\",\n  \"paths\": {,}\n}")
+      #expect(throws: OpenAPIError.self) { try OpenAPIDocument(contentsOf: url) }
+      do {
+        _ = try OpenAPIDocument(contentsOf: url)
+      } catch {
+        #expect(error.description.hasPrefix("bad.json:3:13: "))
+        #expect(error.message.hasSuffix("Fix the JSON syntax there."))
+      }
+    }
+
+    @Test func unsupportedVersions() throws {
+      let swagger = try Documents.temporary("old.yaml", "swagger: '2.0'\ninfo: {title: x, version: '1'}\n")
+      #expect(
+        throws: OpenAPIError(
+          file: "old.yaml", line: 1,
+          "Swagger 2.0 documents are not supported. Convert it to OpenAPI 3 (for example with swagger2openapi).")
+      ) {
+        try OpenAPIDocument(contentsOf: swagger)
+      }
+      let future = try Documents.temporary("future.yaml", "info: {title: x, version: '1'}\nopenapi: 4.0.0\n")
+      #expect(
+        throws: OpenAPIError(
+          file: "future.yaml", line: 2,
+          "OpenAPI 4.0.0 is not supported; Doppel reads 3.0.x and 3.1.x. Declare `openapi: 3.1.0` or `3.0.3` (in quotes in YAML)."
+        )
+      ) {
+        try OpenAPIDocument(contentsOf: future)
+      }
+      let none = try Documents.temporary("none.yaml", "info: {title: x, version: '1'}\n")
+      #expect(
+        throws: OpenAPIError(
+          file: "none.yaml", line: 1,
+          "the document has no `openapi` version. Add `openapi: 3.1.0` (or 3.0.3) at the top.")
+      ) {
+        try OpenAPIDocument(contentsOf: none)
+      }
+      let empty = try Documents.temporary("empty.yaml", "\n")
+      #expect(
+        throws: OpenAPIError(
+          file: "empty.yaml", line: 1,
+          "the file is empty. An OpenAPI document starts with `openapi: 3.1.0` (YAML) or {\"openapi\": \"3.1.0\"} (JSON)."
+        )
+      ) {
+        try OpenAPIDocument(contentsOf: empty)
+      }
+    }
+
+    @Test func danglingReferenceNamesTheLine() throws {
+      let url = try Documents.temporary(
+        "dangling.yaml",
+        """
+        openapi: 3.1.0
+        info: {title: x, version: '1'}
+        paths:
+          /a:
+            get:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        $ref: '#/components/schemas/Missing'
+        """)
+      #expect(
+        throws: OpenAPIError(
+          file: "dangling.yaml", line: 12,
+          "the $ref \"#/components/schemas/Missing\" names nothing: dangling.yaml has no /components/schemas/Missing. Check the name, or add the definition."
+        )
+      ) {
+        try OpenAPIDocument(contentsOf: url)
+      }
+    }
+
+    @Test func structureOpenAPIKitRefusesIsLocated() throws {
+      let url = try Documents.temporary(
+        "shape.yaml",
+        """
+        openapi: 3.1.0
+        info:
+          title: x
+        paths: {}
+        """)
+      do {
+        _ = try OpenAPIDocument(contentsOf: url)
+        Issue.record("expected an error")
+      } catch {
+        #expect(error.file == "shape.yaml")
+        #expect(error.line == 2)
+        #expect(error.message.hasPrefix("the document is not valid OpenAPI 3.1.0 at info: "))
+        #expect(error.message.hasSuffix("Fix that part of the document."))
+      }
+    }
+
+    @Test func missingFile() {
+      #expect(throws: OpenAPIError.self) {
+        try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/nonexistent/api.yaml"))
+      }
+    }
+  }
+#endif

@@ -1,0 +1,52 @@
+#if OpenAPI
+  import Doppel
+  import DoppelOpenAPI
+  import Foundation
+
+  /// The test documents, from the test target's resources.
+  enum Documents {
+    static func url(_ name: String) -> URL {
+      Bundle.module.bundleURL.appendingPathComponent("Resources").appendingPathComponent(name)
+    }
+
+    static var cattery: URL { url("cattery.yaml") }
+    static var cattery30: URL { url("cattery-3.0.json") }
+    static var catFancy: URL { url("catfancy.yaml") }
+
+    /// A file with `text` in a new temporary folder, for documents that are wrong on purpose.
+    static func temporary(_ name: String, _ text: String) throws -> URL {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-openapi-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let url = folder.appendingPathComponent(name)
+      try Data(text.utf8).write(to: url)
+      return url
+    }
+  }
+
+  /// A backend whose issues are collected instead of printed.
+  final class Collected: Sendable {
+    let issues = Locked([DoppelIssue]())
+    let backend: Backend
+
+    init() {
+      let issues = issues
+      backend = Backend(issueReporter: IssueReporter { issue in issues.withLock { $0.append(issue) } })
+    }
+
+    var messages: [String] { issues.withLock { $0.map(\.message) } }
+  }
+
+  extension URL {
+    static func cattery(_ path: String) -> URL { URL(string: "https://api.cattery.test/v1\(path)")! }
+  }
+
+  extension Request {
+    static func make(
+      _ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], json: String? = nil
+    ) -> Request {
+      var headers = headers
+      if json != nil, !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
+      return Request(method: method, url: .cattery(path), headers: headers, body: json.map { Data($0.utf8) })
+    }
+  }
+#endif
