@@ -104,7 +104,7 @@ extension Backend {
   /// Prefer injecting ``session`` (or ``configuration(basedOn:)`` for a client that makes its own
   /// sessions): it is isolated, and parallel tests cannot disturb each other. Use this for code
   /// that reaches for `URLSession.shared` itself. Only one backend intercepts at a time; in tests,
-  /// ``withProcessWideBackend(_:)`` waits its turn and always stops.
+  /// ``withProcessWideBackend(issueReporter:_:)`` waits its turn and always stops.
   ///
   /// What is covered:
   /// - **Linux** (swift-corelibs-foundation, measured with the Swift 6.3 toolchain): every request
@@ -113,17 +113,18 @@ extension Backend {
   ///   Testing tests share the process). Doppel puts its class first in the shared session's own
   ///   `protocolClasses`. Sessions made from a copy of `URLSession.shared.configuration` while
   ///   this backend intercepts are covered too, for as long as it intercepts.
-  /// - **Apple platforms** (not measured here; from the documented behaviour of
-  ///   `URLProtocol.registerClass`, which registers with the shared session and consults the latest
-  ///   registered class first): `URLSession.shared` and other users of registered classes.
+  /// - **Apple platforms** (not measured here; from Apple's documentation): Doppel calls
+  ///   `URLProtocol.registerClass`, whose classes the URL loading system consults in the reverse
+  ///   order of their registration (Doppel's, registered last, first), and which, as the header of
+  ///   `URLSessionConfiguration.protocolClasses` says, registers with the default (shared) session
+  ///   rather than with sessions made from a configuration. So: `URLSession.shared`.
   ///
   /// What is not covered, on any platform: sessions the code under test makes itself from
   /// `URLSessionConfiguration.default` or `.ephemeral`, as a third-party SDK does. Those
   /// configurations list the built-in HTTP handler first and never consult Doppel (on Linux
   /// `.default` is a fixed list, and registered classes are only a fallback for requests no listed
   /// class accepts), so their requests reach the network. Give such a client
-  /// `configuration(basedOn:)` instead: see "Clients that make their own sessions" in the Getting
-  /// Started article.
+  /// ``configuration(basedOn:)`` instead: see <doc:GettingStarted#Clients-that-make-their-own-sessions>.
   ///
   /// Sessions of other backends are never affected: their own class comes first.
   ///
