@@ -1,4 +1,5 @@
 import Foundation
+import TestHTTPServer
 import Testing
 
 @testable import Doppel
@@ -7,24 +8,163 @@ import Testing
   import FoundationNetworking
 #endif
 
+/// Process-wide interception inside an ordinary `swift test` process: sessions (including
+/// `URLSession.shared`) already exist and have been used, XCTest and Swift Testing tests share the
+/// process, and other tests run in parallel with their own backends. Every request stays on
+/// loopback; a `TestHTTPServer` shows which requests reached a real server.
 @Suite struct ProcessWideTests {
+  /// A loopback server that counts what reaches it.
+  static func startServer() throws -> TestHTTPServer {
+    try TestHTTPServer.start { _ in .text("from the server") }
+  }
+
+  /// GETs `url` through `session`: "STATUS BODY", or the URLError code.
+  static func get(_ url: URL, with session: URLSession) async -> String {
+    do {
+      let (data, response) = try await session.data(from: url)
+      return "\((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))"
+    } catch let error as URLError {
+      return "URLError \(error.code.rawValue)"
+    } catch {
+      return "error \(error)"
+    }
+  }
+
+  @Test func urlSessionSharedIsAnsweredEvenAfterItAndOtherSessionsWereUsed() async throws {
+    let server = try Self.startServer()
+    defer { server.stop() }
+    let url = server.baseURL.appending(path: "breeds.json")
+    // Tests that use URLSession.shared take turns: withProcessWideBackend waits for the others.
+    try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
+      backend.stub(.get(url.absoluteString), .text("from the stub"))
+      backend.stopInterceptingProcessWide()
+      // What a test process looks like by now: sessions exist, URLSession.shared has reached a server.
+      _ = quietBackend().session
+      #expect(await Self.get(url, with: URLSession(configuration: .ephemeral)) == "200 from the server")
+      #expect(await Self.get(url, with: .shared) == "200 from the server")
+      #expect(server.requests.count == 2)
+      let classesBefore = (URLSession.shared.configuration.protocolClasses ?? []).map(ObjectIdentifier.init)
+
+      try backend.interceptProcessWide()
+      #expect(backend.isInterceptingProcessWide)
+      #expect(await Self.get(url, with: .shared) == "200 from the stub")
+      #expect(backend.requests.count == 1)
+      #expect(server.requests.count == 2)
+
+      // Stopped: URLSession.shared uses the network again, with the classes it had.
+      backend.stopInterceptingProcessWide()
+      #expect(await Self.get(url, with: .shared) == "200 from the server")
+      #expect(server.requests.count == 3)
+      #expect((URLSession.shared.configuration.protocolClasses ?? []).map(ObjectIdentifier.init) == classesBefore)
+    }
+  }
+
+  @Test func anUnmatchedRequestOfTheSharedSessionFailsInsteadOfReachingTheNetwork() async throws {
+    let server = try Self.startServer()
+    defer { server.stop() }
+    let issues = IssueCollector()
+    try await Backend.withProcessWideBackend(issueReporter: issues.reporter) { _ in
+      let outcome = await Self.get(server.baseURL.appending(path: "cats.json"), with: .shared)
+      #expect(outcome == "URLError \(URLError.Code.resourceUnavailable.rawValue)")
+    }
+    #expect(server.requests.isEmpty)
+    #expect(
+      issues.all.first?.message.hasPrefix("No stub matched GET \(server.baseURL.absoluteString)/cats.json") == true)
+  }
+
+  @Test func otherBackendsSessionsAreNotAffected() async throws {
+    let url = "https://api.example.com/breeds.json"
+    let other = quietBackend()
+    other.stub(.get(url), .text("other backend"))
+    try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
+      backend.stub(.get(url), .text("process-wide backend"))
+      #expect(await Self.get(URL(string: url)!, with: other.session) == "200 other backend")
+      #expect(await Self.get(URL(string: url)!, with: .shared) == "200 process-wide backend")
+      #expect(other.requests.count == 1)
+      #expect(backend.requests.count == 1)
+    }
+  }
+
+  @Test func aSessionMadeFromTheSharedConfigurationIsCoveredUntilInterceptionStops() async throws {
+    let server = try Self.startServer()
+    defer { server.stop() }
+    let url = server.baseURL.appending(path: "breeds.json")
+    let copied = try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
+      backend.stub(.get(url.absoluteString), .text("from the stub"))
+      let session = URLSession(configuration: URLSession.shared.configuration)
+      #expect(await Self.get(url, with: session) == "200 from the stub")
+      return session
+    }
+    #expect(server.requests.isEmpty)
+    // Stopped: the copy uses the network again, even while another backend intercepts.
+    try await Backend.withProcessWideBackend(issueReporter: .ignore) { later in
+      later.stub(.get(url.absoluteString), .text("from a later backend"))
+      #expect(await Self.get(url, with: copied) == "200 from the server")
+      #expect(later.requests.isEmpty)
+    }
+    #expect(server.requests.count == 1)
+  }
+
+  @Test func onlyOneBackendInterceptsAtATime() async throws {
+    try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
+      let second = quietBackend()
+      #expect(throws: DoppelError(ProcessWide.busyMessage)) { try second.interceptProcessWide() }
+      #expect(!second.isInterceptingProcessWide)
+      second.stopInterceptingProcessWide()  // not the one intercepting: does nothing
+      #expect(backend.isInterceptingProcessWide)
+      try backend.interceptProcessWide()  // again: nothing changes
+      #expect(backend.isInterceptingProcessWide)
+    }
+    #expect(
+      ProcessWide.busyMessage
+        == "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn."
+    )
+  }
+
   #if canImport(FoundationNetworking)
-    /// In a test process sessions exist already, so on Linux process-wide interception must refuse
-    /// clearly rather than let URLSession.shared reach the network. (The working path is exercised
-    /// by `swift run catfancy --shared`, which starts it before any session exists; CI runs it.)
-    @Test func refusesClearlyWhenASessionExistedFirst() throws {
-      let backend = quietBackend()
-      _ = backend.session
-      #expect(throws: DoppelError(ProcessWide.lateMessage)) { try backend.interceptProcessWide() }
-      #expect(!backend.isInterceptingProcessWide)
+    /// The documented limit: a session the code under test makes from `.default` or `.ephemeral`
+    /// lists the built-in HTTP handler first, so on Linux nothing in the process can answer or stop
+    /// its requests. If FoundationNetworking ever changes this, this test says the documentation
+    /// must change too.
+    @Test(arguments: ["default", "ephemeral"])
+    func sessionsMadeFromDefaultOrEphemeralAreNotCoveredOnLinux(configuration: String) async throws {
+      let server = try Self.startServer()
+      defer { server.stop() }
+      let url = server.baseURL.appending(path: "breeds.json")
+      try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
+        backend.stub(.get(url.absoluteString), .text("from the stub"))
+        let base: URLSessionConfiguration = configuration == "default" ? .default : .ephemeral
+        #expect(await Self.get(url, with: URLSession(configuration: base)) == "200 from the server")
+        #expect(backend.requests.isEmpty)
+      }
+      #expect(server.requests.count == 1)
     }
   #endif
 
-  @Test func theLateMessageSaysWhatToDo() {
-    #expect(
-      ProcessWide.lateMessage.hasPrefix(
-        "Doppel cannot intercept URLSession.shared in this process: a URLSession was created before Doppel registered its URLProtocol"
-      ))
-    #expect(ProcessWide.lateMessage.hasSuffix("or better, inject backend.session into the code under test."))
+  /// The Getting Started recipe: a client that makes its own sessions from a configuration it is
+  /// given (as Alamofire's `Session(configuration:)` does) is routed through
+  /// `configuration(basedOn:)`, and nothing reaches the server.
+  @Test func aClientThatMakesItsOwnSessionsIsRoutedThroughConfigurationBasedOn() async throws {
+    let server = try Self.startServer()
+    defer { server.stop() }
+    let url = server.baseURL.appending(path: "breeds.json")
+    let backend = quietBackend()
+    backend.stub(.get(url.absoluteString), .text("from the stub"))
+
+    let configuration = URLSessionConfiguration.default
+    configuration.httpAdditionalHeaders = ["X-SDK": "1"]
+    let client = ThirdPartyClient(configuration: backend.configuration(basedOn: configuration))
+    #expect(try await client.get(url) == "from the stub")
+    #expect(server.requests.isEmpty)
+    #expect(backend.requests.count == 1)
+  }
+}
+
+/// Stands in for a third-party SDK: it takes a configuration and makes its own session from it.
+final class ThirdPartyClient: Sendable {
+  let session: URLSession
+  init(configuration: URLSessionConfiguration = .default) { session = URLSession(configuration: configuration) }
+  func get(_ url: URL) async throws -> String {
+    String(decoding: try await session.data(from: url).0, as: UTF8.self)
   }
 }

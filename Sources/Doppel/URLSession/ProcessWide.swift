@@ -4,16 +4,34 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The URLProtocol class registered with `URLProtocol.registerClass` for process-wide interception.
-final class ProcessWideURLProtocol: DoppelURLProtocol {
-  override class var routeID: UInt32 { ProcessWide.state.withLock { $0.backend } }
+/// What the classes that serve `URLSession.shared` for a process-wide backend have in common.
+class ProcessWideURLProtocol: DoppelURLProtocol {
+  /// The class that serves `URLSession.shared` while backend `id` intercepts.
+  static func make(for id: UInt32) -> ProcessWideURLProtocol.Type {
+    func interceptor<Number: ScopeNumber>(_: Number.Type) -> ProcessWideURLProtocol.Type {
+      InterceptingURLProtocol<Number>.self
+    }
+    return interceptor(ScopedProtocolClass.number(for: id))
+  }
+}
 
-  override class func canInit(with request: URLRequest) -> Bool { routeID != 0 }
+/// Serves `URLSession.shared` for the backend whose number `Number` spells.
+///
+/// It accepts requests only while that backend intercepts; otherwise the session's next class (the
+/// built-in HTTP handler) takes them. So a session made from a copy of the shared configuration
+/// while that backend intercepted uses the network again once it stops, and never reaches a
+/// backend that intercepts later.
+final class InterceptingURLProtocol<Number: ScopeNumber>: ProcessWideURLProtocol {
+  override class var routeID: UInt32 { Number.number }
+
+  override class func canInit(with request: URLRequest) -> Bool {
+    ProcessWide.state.withLock { $0.backend } == Number.number
+  }
 }
 
 enum ProcessWide {
   struct State {
-    var registered = false
+    /// The intercepting backend's number; 0 when none intercepts.
     var backend: UInt32 = 0
   }
 
@@ -38,55 +56,107 @@ enum ProcessWide {
     }
   }
 
-  static let lateMessage = """
-    Doppel cannot intercept URLSession.shared in this process: a URLSession was created before \
-    Doppel registered its URLProtocol, and on Linux FoundationNetworking then consults registered \
-    classes only after its own HTTP handler, so requests would reach the real network. Start \
-    process-wide interception before anything creates a URLSession (for example first thing in \
-    main, or in a test process of its own), or better, inject backend.session into the code \
-    under test.
-    """
+  static let busyMessage =
+    "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn."
+
+  /// Puts the class for backend `id` where `URLSession.shared` consults it first.
+  ///
+  /// Linux (swift-corelibs-foundation): a task picks the first class of
+  /// `session.configuration.protocolClasses` whose `canInit` accepts the request, reading that list
+  /// each time a task is made, and `URLSession.shared.configuration` is the session's own live
+  /// object (not a copy). Prepending the class there therefore works whenever it is done, even after
+  /// `URLSession.shared` and other sessions exist. `URLProtocol.registerClass` would not: it
+  /// appends to a list that `URLSession.shared` copies once, after the built-in HTTP handler.
+  ///
+  /// Apple platforms: `configuration` returns a copy there; `URLProtocol.registerClass` is the
+  /// documented way to reach the shared session, and the latest registered class is consulted first.
+  static func install(for id: UInt32) {
+    let interceptor = ProcessWideURLProtocol.make(for: id)
+    #if canImport(FoundationNetworking)
+      let configuration = URLSession.shared.configuration
+      configuration.protocolClasses = [interceptor] + withoutOurClasses(configuration.protocolClasses)
+    #else
+      _ = URLProtocol.registerClass(interceptor)
+    #endif
+  }
+
+  /// Takes the class for backend `id` out again, leaving the rest as it is now.
+  static func uninstall(for id: UInt32) {
+    #if canImport(FoundationNetworking)
+      let configuration = URLSession.shared.configuration
+      let rest = withoutOurClasses(configuration.protocolClasses)
+      // An empty list and nil mean the same to URLSession: only registered classes are consulted.
+      configuration.protocolClasses = rest.isEmpty ? nil : rest
+    #else
+      URLProtocol.unregisterClass(ProcessWideURLProtocol.make(for: id))
+    #endif
+  }
+
+  static func withoutOurClasses(_ classes: [AnyClass]?) -> [AnyClass] {
+    (classes ?? []).filter { !($0 is ProcessWideURLProtocol.Type) }
+  }
 }
 
 extension Backend {
-  /// Routes requests of `URLSession.shared` (and, on Apple platforms, of sessions made from
-  /// `.default` configurations) to this backend, for code that cannot be given a session.
+  /// Routes every request of `URLSession.shared` to this backend, for code that uses the shared
+  /// session and cannot be given one.
   ///
-  /// Only one backend intercepts process-wide at a time. Prefer injecting ``session``: it is
-  /// isolated, and parallel tests cannot disturb each other.
+  /// Prefer injecting ``session`` (or ``configuration(basedOn:)`` for a client that makes its own
+  /// sessions): it is isolated, and parallel tests cannot disturb each other. Use this for code
+  /// that reaches for `URLSession.shared` itself. Only one backend intercepts at a time; in tests,
+  /// ``withProcessWideBackend(issueReporter:_:)`` waits its turn and always stops.
   ///
-  /// - Important: On Linux this works only if it is called before any `URLSession` exists in the
-  ///   process (FoundationNetworking reads the registered classes once). When that is no longer
-  ///   possible, this throws a ``DoppelError`` that says so, instead of letting requests reach the
-  ///   real network.
-  /// - Throws: ``DoppelError`` when another backend intercepts already, or on Linux when a
-  ///   `URLSession` was created first.
+  /// What is covered:
+  /// - **Linux** (swift-corelibs-foundation, measured with the Swift 6.3 toolchain): every request
+  ///   of `URLSession.shared`, whenever interception starts, even after `URLSession.shared` and
+  ///   other sessions were created and used (as in a `swift test` run, where XCTest and Swift
+  ///   Testing tests share the process). Doppel puts its class first in the shared session's own
+  ///   `protocolClasses`. Sessions made from a copy of `URLSession.shared.configuration` while
+  ///   this backend intercepts are covered too, for as long as it intercepts.
+  /// - **Apple platforms** (not measured here; from Apple's documentation): Doppel calls
+  ///   `URLProtocol.registerClass`, whose classes the URL loading system consults in the reverse
+  ///   order of their registration (Doppel's, registered last, first), and which, as the header of
+  ///   `URLSessionConfiguration.protocolClasses` says, registers with the default (shared) session
+  ///   rather than with sessions made from a configuration. So: `URLSession.shared`.
+  ///
+  /// What is not covered, on any platform: sessions the code under test makes itself from
+  /// `URLSessionConfiguration.default` or `.ephemeral`, as a third-party SDK does. Those
+  /// configurations list the built-in HTTP handler first and never consult Doppel (on Linux
+  /// `.default` is a fixed list, and registered classes are only a fallback for requests no listed
+  /// class accepts), so their requests reach the network. Give such a client
+  /// ``configuration(basedOn:)`` instead: see <doc:GettingStarted#Clients-that-make-their-own-sessions>.
+  ///
+  /// Sessions of other backends are never affected: their own class comes first.
+  ///
+  /// - Important: On Linux, start and stop interception while no task is being created on
+  ///   `URLSession.shared` on another thread: the shared configuration is changed in place.
+  /// - Throws: ``DoppelError`` when another backend intercepts already.
   public func interceptProcessWide() throws {
     try ProcessWide.state.withLock { state in
-      if state.backend != 0 && state.backend != id {
-        throw DoppelError(
-          "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn."
-        )
-      }
-      if !state.registered {
-        _ = URLProtocol.registerClass(ProcessWideURLProtocol.self)
-        state.registered = true
-      }
-      #if canImport(FoundationNetworking)
-        let classes = URLSession.shared.configuration.protocolClasses ?? []
-        guard let first = classes.first, first == ProcessWideURLProtocol.self else {
-          throw DoppelError(ProcessWide.lateMessage)
-        }
-      #endif
+      if state.backend == id { return }
+      if state.backend != 0 { throw DoppelError(ProcessWide.busyMessage) }
+      ProcessWide.install(for: id)
       state.backend = id
     }
   }
 
-  /// Stops process-wide interception by this backend; afterwards `URLSession.shared` uses the
-  /// network again. Does nothing when this backend is not the one intercepting.
+  /// Stops process-wide interception by this backend. Does nothing when this backend is not the one
+  /// intercepting.
+  ///
+  /// What it restores: `URLSession.shared` uses the network again, with the protocol classes it had
+  /// (Doppel's class is taken out of its list; on Apple platforms, unregistered). Sessions made from
+  /// a copy of the shared configuration while this backend intercepted still list its class, but
+  /// that class declines every request once this backend stops, so they use the network again too,
+  /// and never reach a backend that intercepts later.
+  ///
+  /// What it cannot undo: requests the backend is already answering (a delayed response, say)
+  /// still get the backend's answer, and the code under test may have kept data from it. Stop only
+  /// when the code under test is done.
   public func stopInterceptingProcessWide() {
     ProcessWide.state.withLock { state in
-      if state.backend == id { state.backend = 0 }
+      guard state.backend == id else { return }
+      ProcessWide.uninstall(for: id)
+      state.backend = 0
     }
   }
 
@@ -95,11 +165,19 @@ extension Backend {
 
   /// Runs `body` with a new backend that intercepts process-wide, waiting for any other
   /// process-wide backend to finish first, and always stops intercepting afterwards.
+  ///
+  /// This is how tests that run in parallel share `URLSession.shared`: each waits its turn, while
+  /// tests that use their own backend's sessions run on unaffected.
+  ///
+  /// - Parameters:
+  ///   - issueReporter: Where the backend reports problems such as unmatched requests.
+  ///   - body: The code that uses `URLSession.shared`, given the intercepting backend.
   public static func withProcessWideBackend<Result>(
+    issueReporter: IssueReporter = .standardError,
     _ body: (Backend) async throws -> Result
   ) async throws -> Result {
     await ProcessWide.gate.enter()
-    let backend = Backend()
+    let backend = Backend(issueReporter: issueReporter)
     do {
       try backend.interceptProcessWide()
       let result = try await body(backend)

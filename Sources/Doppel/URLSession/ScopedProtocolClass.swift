@@ -37,8 +37,14 @@ final class ScopedURLProtocol<Number: ScopeNumber>: DoppelURLProtocol {
 enum ScopedProtocolClass {
   /// The URLProtocol class that routes to backend `id`.
   static func make(for id: UInt32) -> DoppelURLProtocol.Type {
-    func build<Partial: ScopeNumber>(_ partial: Partial.Type, bit: Int) -> DoppelURLProtocol.Type {
-      if bit < 0 { return ScopedURLProtocol<Partial>.self }
+    func scoped<Number: ScopeNumber>(_: Number.Type) -> DoppelURLProtocol.Type { ScopedURLProtocol<Number>.self }
+    return scoped(number(for: id))
+  }
+
+  /// The type that spells `id` in binary, one nested type per bit.
+  static func number(for id: UInt32) -> any ScopeNumber.Type {
+    func build<Partial: ScopeNumber>(_ partial: Partial.Type, bit: Int) -> any ScopeNumber.Type {
+      if bit < 0 { return Partial.self }
       return (id >> UInt32(bit)) & 1 == 1
         ? build(Bit1<Partial>.self, bit: bit - 1)
         : build(Bit0<Partial>.self, bit: bit - 1)

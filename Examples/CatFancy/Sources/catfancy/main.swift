@@ -66,7 +66,7 @@ case .all, .scenario:
 
 case .shared:
   // For code that uses URLSession.shared and cannot be given a session: route the shared session
-  // to the backend. This must come before anything creates a URLSession. The scenario comes from
+  // to the backend (at any point: sessions made earlier do not matter). The scenario comes from
   // the environment (DOPPEL_SCENARIO) or the launch argument (-DoppelScenario), as in an app.
   let selection = ScenarioSelection.automatic
   let backend = makeBackend(scenario: selection)
