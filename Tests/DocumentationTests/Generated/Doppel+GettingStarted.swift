@@ -36,3 +36,43 @@ func snippet_Doppel_GettingStarted_L53() async throws {
   #expect(backend.requests.count == 1)
   #expect(backend.lastRequest?.bodyText == #"{"sku":"A1"}"#)
 }
+
+// Sources/Doppel/Doppel.docc/GettingStarted.md:89
+@Suite(.disabled("a documentation snippet: compiled, not run"))
+struct Snippet_Doppel_GettingStarted_L89 {
+  @Test func loadsBreedsThroughTheSharedSession() async throws {
+    try await Backend.withProcessWideBackend { backend in
+      backend.stub(.get("https://api.example.com/breeds.json"), .text(#"{"breeds":[]}"#))
+      let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/breeds.json")!)
+      #expect(String(decoding: data, as: UTF8.self) == #"{"breeds":[]}"#)
+    }
+  }
+}
+
+// Sources/Doppel/Doppel.docc/GettingStarted.md:111
+@Suite(.disabled("a documentation snippet: compiled, not run"))
+struct Snippet_Doppel_GettingStarted_L111 {
+  /// Stands in for the SDK: it makes its own session from the configuration it is given.
+  final class WeatherClient {
+    private let session: URLSession
+    init(configuration: URLSessionConfiguration = .default) {
+      session = URLSession(configuration: configuration)
+    }
+    func forecast() async throws -> Data {
+      try await session.data(from: URL(string: "https://weather.example.com/forecast")!).0
+    }
+  }
+
+  @Test func showsTheForecast() async throws {
+    let backend = Backend()
+    backend.stub(.get("https://weather.example.com/forecast"), .text("sunny"))
+
+    let configuration = URLSessionConfiguration.default
+    configuration.httpAdditionalHeaders = ["X-API-Key": "test"]  // what the app sets up
+    let client = WeatherClient(configuration: backend.configuration(basedOn: configuration))
+
+    let forecast = try await client.forecast()
+    #expect(String(decoding: forecast, as: UTF8.self) == "sunny")
+    #expect(backend.requests.count == 1)
+  }
+}
