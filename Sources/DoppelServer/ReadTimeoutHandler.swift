@@ -14,6 +14,8 @@
   ///   since the last read): answers `408 Request Timeout` with `Connection: close`, drops what
   ///   arrives after, and closes.
   ///
+  /// Time is the event loop's (`EventLoop.now`), so that an embedded event loop controls it.
+  ///
   /// While a response is planned or played there is no deadline: the server's own slowness (a
   /// delayed stub, `Response.never`) is not the client's fault.
   ///
@@ -59,7 +61,7 @@
 
     /// The connection waits for its next request: the idle timeout runs from now.
     func waitForRequest() {
-      phase = .waitingForRequest(since: .now())
+      phase = .waitingForRequest(since: context?.eventLoop.now ?? .now())
       check()
     }
 
@@ -106,7 +108,7 @@
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
       if case .timedOut = phase { return }
-      let now = NIODeadline.now()
+      let now = context.eventLoop.now
       lastRead = now
       if case .waitingForRequest = phase { phase = .readingHead(since: now) }
       context.fireChannelRead(data)
@@ -122,7 +124,7 @@
     /// Acts on a deadline that passed, or makes sure the timer fires by the next one.
     private func check() {
       guard let context, context.channel.isActive else { return }
-      let now = NIODeadline.now()
+      let now = context.eventLoop.now
       let due: NIODeadline
       switch phase {
       case .waitingForRequest(let since):

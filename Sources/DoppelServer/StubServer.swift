@@ -86,12 +86,6 @@
         )
       }
       try configuration.validate()
-      let limits = {
-        var limits = NIOHTTPDecoderLimitConfiguration()
-        limits.maxHeaderFieldSize = configuration.maximumHeadSize
-        limits.maxHeaderListSize = configuration.maximumHeadSize
-        return limits
-      }()
       let core = ServerCore(backend: backend, configuration: configuration)
       let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -107,15 +101,7 @@
         .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
         .childChannelInitializer { channel in
           guard core.connections.add(channel) else { return channel.close() }
-          return channel.eventLoop.makeCompletedFuture {
-            let timeouts = ReadTimeoutHandler(configuration: configuration, lingerTime: StubHTTPHandler.lingerTime)
-            try channel.pipeline.syncOperations.addHandler(timeouts)
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-              withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
-              withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
-              withDecoderLimitConfiguration: limits)
-            try channel.pipeline.syncOperations.addHandler(StubHTTPHandler(core: core, timeouts: timeouts))
-          }
+          return channel.eventLoop.makeCompletedFuture { try core.configure(channel) }
         }
       let channel: any Channel
       do {
