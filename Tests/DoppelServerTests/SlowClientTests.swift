@@ -114,45 +114,49 @@
       }
 
       @Test func idleConnectionsAreClosedSilently() async throws {
-        try await withStubServer(backend(), configuration: configuration(idle: .milliseconds(300))) { server in
+        // 1 second: a loaded machine must not delay the first request past it.
+        try await withStubServer(backend(), configuration: configuration(idle: .seconds(1))) { server in
           // Kept alive after a response.
-          let kept = try await RawConnection.connect(port: server.port)
-          try await kept.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-          #expect(try await kept.readResponse()?.body == "ok")
-          let (afterResponse, keptEnd) = try await kept.readUntilEnd()
-          #expect(afterResponse.isEmpty)
-          #expect(keptEnd == .closed)
-
+          async let keptAlive: ([UInt8], RawConnection.End) = {
+            let kept = try await RawConnection.connect(port: server.port)
+            try await kept.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await kept.readResponse()?.body == "ok")
+            return try await kept.readUntilEnd()
+          }()
           // Never used.
           let unused = try await RawConnection.connect(port: server.port)
           let (nothing, unusedEnd) = try await unused.readUntilEnd()
           #expect(nothing.isEmpty)
           #expect(unusedEnd == .closed)
+          let (afterResponse, keptEnd) = try await keptAlive
+          #expect(afterResponse.isEmpty)
+          #expect(keptEnd == .closed)
         }
       }
 
       @Test func aSlowButSteadyUploadIsNotCutOff() async throws {
-        // The body timeout is per read: 12 bytes 50 ms apart take longer than both timeouts.
-        let configuration = configuration(header: .milliseconds(300), body: .milliseconds(300))
+        // The body timeout is per read: 15 bytes 100 ms apart take longer than both timeouts,
+        // while no pause comes near them (room for a loaded machine).
+        let configuration = configuration(header: .seconds(1), body: .seconds(1))
         try await withStubServer(backend(), configuration: configuration) { server in
           let connection = try await RawConnection.connect(port: server.port)
-          try await connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n")
-          let (early, end) = try await trickle(connection, atMost: 11)
+          try await connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\n\r\n")
+          let (early, end) = try await trickle(connection, every: .milliseconds(100), atMost: 14)
           #expect(early.isEmpty)
           #expect(end == .timedOut)
           connection.setReadTimeout(.seconds(10))
           try await connection.send("z")
           let response = try await connection.readResponse()
           #expect(response?.head.hasPrefix("HTTP/1.1 200 OK") == true)
-          #expect(response?.body == "12")
+          #expect(response?.body == "15")
         }
       }
 
       @Test func aSlowAnswerIsNotTheClientsFault() async throws {
         let backend = quietBackend()
         backend.stub(.get("/slow"), .text("late").delayed(by: .milliseconds(600)))
-        let configuration = configuration(
-          header: .milliseconds(200), body: .milliseconds(200), idle: .milliseconds(200))
+        // The answer takes longer than the header and body timeouts; the idle timeout runs after it.
+        let configuration = configuration(header: .milliseconds(200), body: .milliseconds(200), idle: .seconds(5))
         try await withStubServer(backend, configuration: configuration) { server in
           let connection = try await RawConnection.connect(port: server.port)
           try await connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
