@@ -29,6 +29,21 @@
       set { backendBox.withLock { $0 = newValue } }
     }
 
+    /// Sets up a new connection's pipeline, on its event loop: the read timeouts in front of the
+    /// bytes, NIO's HTTP/1.1 decoder, encoder and pipelining handler, then the stub handler.
+    func configure(_ channel: any Channel) throws {
+      var limits = NIOHTTPDecoderLimitConfiguration()
+      limits.maxHeaderFieldSize = configuration.maximumHeadSize
+      limits.maxHeaderListSize = configuration.maximumHeadSize
+      let timeouts = ReadTimeoutHandler(configuration: configuration, lingerTime: StubHTTPHandler.lingerTime)
+      try channel.pipeline.syncOperations.addHandler(timeouts)
+      try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+        withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
+        withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
+        withDecoderLimitConfiguration: limits)
+      try channel.pipeline.syncOperations.addHandler(StubHTTPHandler(core: self, timeouts: timeouts))
+    }
+
     // MARK: Requests
 
     /// The request a backend sees for what arrived, or `nil` when its target cannot form a URL.

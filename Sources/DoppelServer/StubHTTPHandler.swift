@@ -28,8 +28,12 @@
     }
 
     let core: ServerCore
+    /// The connection's deadlines, told where the connection is.
+    let timeouts: ReadTimeoutHandler
     var state = State.idle
     var isActive = true
+    /// The server is shutting down: NIO's pipelining handler takes no new response.
+    var shuttingDown = false
 
     // The response being played.
     var version = HTTPVersion.http1_1
@@ -47,12 +51,16 @@
     /// that the client sees the error response rather than a reset.
     static let lingerTime = TimeAmount.seconds(2)
 
-    init(core: ServerCore) { self.core = core }
+    init(core: ServerCore, timeouts: ReadTimeoutHandler) {
+      self.core = core
+      self.timeouts = timeouts
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
       switch unwrapInboundIn(data) {
       case .head(let head):
         guard case .idle = state else { return }
+        timeouts.readBody()
         version = head.version
         let limit = core.configuration.maximumBodySize
         if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit {
@@ -82,12 +90,18 @@
       case .end:
         guard case .receiving(let head, let body) = state else { return }
         state = .answering
+        timeouts.answer()
         answer(head, body: body, context: context)
       }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
       if case .closing = state { return }
+      guard context.channel.isActive, !shuttingDown, !timeouts.hasTimedOut else {
+        // A head cut off by the close, by shutdown or after a 408: there is no one to answer.
+        close(context)
+        return
+      }
       guard let parserError = error as? HTTPParserError else {
         // An I/O error (the peer reset the connection, say): nothing more can be sent.
         close(context)
@@ -107,6 +121,7 @@
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
       if event is ServerShutdownEvent {
+        shuttingDown = true
         if case .silent = state { close(context) }
         return
       }
@@ -198,13 +213,17 @@
       headSent = false
       if keepAlive && !lingering {
         state = .idle
+        // Before the write: it may deliver a pipelined request at once.
+        timeouts.waitForRequest()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
       } else if lingering {
         state = .closing
+        timeouts.answer()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         closeWhenClientStops(context)
       } else {
         state = .closing
+        timeouts.answer()
         let boundContext = context.loopBound
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
           boundContext.value.close(promise: nil)

@@ -2,7 +2,7 @@
   import Doppel
 
   extension StubServer {
-    /// How a ``StubServer`` serves: limits, what unmatched requests get, how requests are matched,
+    /// How a ``StubServer`` serves: limits and timeouts, what unmatched requests get, how requests are matched,
     /// how long shutdown waits, and where each request is reported.
     ///
     /// ```swift
@@ -36,6 +36,38 @@
       /// closed. 16 MiB by default.
       public var maximumBodySize = 16 * 1024 * 1024
 
+      /// How long a client may take to send a request head, from its first byte to the blank line
+      /// that ends it: 30 seconds by default.
+      ///
+      /// The time is a total, not a pause between reads, so a client that sends a head a byte at a
+      /// time (slowloris) is cut off too. A head that is late gets `408 Request Timeout` with
+      /// `Connection: close`, and the connection closes. Time before the first byte counts toward
+      /// ``idleTimeout`` instead. Must be positive.
+      public var headerTimeout: Duration = .seconds(30)
+
+      /// How long a request body may pause: the longest time between two reads of body bytes,
+      /// 30 seconds by default.
+      ///
+      /// The time is per read, not a total, so a large upload over a slow link is never cut off
+      /// while bytes keep coming; ``maximumBodySize`` bounds its size. A body that stops arriving,
+      /// such as one shorter than its `Content-Length`, gets `408 Request Timeout` with
+      /// `Connection: close`, and the connection closes. Must be positive.
+      public var bodyTimeout: Duration = .seconds(30)
+
+      /// How long a connection may wait for its next request, after it opened or after the
+      /// previous response ended, before the server closes it without an answer: 60 seconds by
+      /// default. Clients reopen a keep-alive connection the server closed, as they must with any
+      /// server. Must be positive.
+      public var idleTimeout: Duration = .seconds(60)
+
+      /// The most client connections open at once: 1,024 by default.
+      ///
+      /// At the limit the server stops accepting, as nginx and Apache do: further connections wait
+      /// in the system's listen queue (256 deep) and are served in turn as open ones close, and
+      /// beyond the queue the system refuses them. The timeouts above make room by closing
+      /// connections that hold a place without using it. Must be at least 1.
+      public var maximumConnections = 1_024
+
       /// How long ``StubServer/shutdown()`` lets responses in progress finish before it closes
       /// their connections: 5 seconds by default (on the continuous clock, whatever the backend's).
       public var shutdownGracePeriod: Duration = .seconds(5)
@@ -46,6 +78,27 @@
 
       /// The default configuration.
       public init() {}
+
+      /// Throws when a limit or timeout is out of range.
+      func validate() throws {
+        for (name, value) in [
+          ("headerTimeout", headerTimeout), ("bodyTimeout", bodyTimeout), ("idleTimeout", idleTimeout),
+        ] where value <= .zero {
+          throw DoppelError(
+            "StubServer.Configuration.\(name) is \(value), which is not a timeout. Use a positive duration, such as .seconds(30)."
+          )
+        }
+        guard maximumHeadSize >= 1, maximumBodySize >= 0 else {
+          throw DoppelError(
+            "StubServer.Configuration.maximumHeadSize (\(maximumHeadSize)) must be at least 1 and maximumBodySize (\(maximumBodySize)) at least 0."
+          )
+        }
+        guard maximumConnections >= 1 else {
+          throw DoppelError(
+            "StubServer.Configuration.maximumConnections is \(maximumConnections); the server needs at least 1 connection. Use 1 or more (1024 by default)."
+          )
+        }
+      }
     }
   }
 #endif

@@ -63,9 +63,10 @@
     ///   - host: the address to listen on: `127.0.0.1` by default. An address that is not loopback
     ///     needs ``Configuration/allowsNonLoopback``.
     ///   - port: the port; 0 (the default) lets the system choose a free one (see ``port``).
-    ///   - configuration: limits, the origin requests are matched as, logging.
+    ///   - configuration: limits and timeouts, the origin requests are matched as, logging.
     /// - Throws: `DoppelError` when the address is not loopback and that was not allowed, cannot
-    ///   be resolved, or cannot be bound (a port in use, say).
+    ///   be resolved, or cannot be bound (a port in use, say), or when a limit or timeout of the
+    ///   configuration is out of range.
     public static func start(
       serving backend: Backend, host: String = "127.0.0.1", port: Int = 0,
       configuration: Configuration = Configuration()
@@ -84,27 +85,23 @@
           "Refusing to listen on \(host) (\(address.ipAddress ?? host)), which is not a loopback address: anyone who can reach it could use the stub server. Listen on 127.0.0.1 or ::1, or allow it explicitly (StubServer.Configuration.allowsNonLoopback, or doppel serve --allow-remote)."
         )
       }
-      let limits = {
-        var limits = NIOHTTPDecoderLimitConfiguration()
-        limits.maxHeaderFieldSize = configuration.maximumHeadSize
-        limits.maxHeaderListSize = configuration.maximumHeadSize
-        return limits
-      }()
+      try configuration.validate()
       let core = ServerCore(backend: backend, configuration: configuration)
       let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .serverChannelOption(ChannelOptions.backlog, value: 256)
         .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+        .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+        .serverChannelInitializer { channel in
+          channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(
+              ConnectionLimitHandler(limit: configuration.maximumConnections))
+          }
+        }
         .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
         .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
         .childChannelInitializer { channel in
           guard core.connections.add(channel) else { return channel.close() }
-          return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-              withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
-              withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
-              withDecoderLimitConfiguration: limits)
-            try channel.pipeline.syncOperations.addHandler(StubHTTPHandler(core: core))
-          }
+          return channel.eventLoop.makeCompletedFuture { try core.configure(channel) }
         }
       let channel: any Channel
       do {
@@ -163,8 +160,7 @@
       if !open.isEmpty {
         let eventLoop = channel.eventLoop
         let closed = EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: eventLoop)
-        let (seconds, attoseconds) = configuration.shutdownGracePeriod.components
-        let grace = TimeAmount.nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let grace = TimeAmount(saturating: configuration.shutdownGracePeriod)
         let deadline = eventLoop.scheduleTask(in: grace) {
           for connection in open { connection.close(promise: nil) }
         }

@@ -52,6 +52,18 @@
     @Option(help: "The status of the answer to an unmatched request.")
     var unmatchedStatus = 404
 
+    @Option(help: "Seconds a client may take to send a request head, in total; a late one gets 408.")
+    var headerTimeout = 30.0
+
+    @Option(help: "Seconds a request body may pause between reads; a stalled one gets 408.")
+    var bodyTimeout = 30.0
+
+    @Option(help: "Seconds a connection may wait for its next request before it is closed.")
+    var idleTimeout = 60.0
+
+    @Option(help: "The most connections open at once; more wait until one closes.")
+    var maxConnections = 1_024
+
     @Flag(inversion: .prefixedNo, help: "Reload when an input changes.")
     var watch = true
 
@@ -66,6 +78,22 @@
         throw ValidationError("--unmatched-status \(unmatchedStatus) is not an HTTP status; use 100 to 599.")
       }
       if let origin { _ = try Self.parseOrigin(origin, option: "--origin") }
+      for (option, seconds) in [
+        ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout),
+      ] {
+        _ = try Self.timeout(seconds, option: option)
+      }
+      guard (1...1_000_000).contains(maxConnections) else {
+        throw ValidationError("--max-connections \(maxConnections) is out of range; use 1 to 1000000.")
+      }
+    }
+
+    /// A timeout given on the command line in seconds: more than 0, at most a day.
+    static func timeout(_ seconds: Double, option: String) throws -> Duration {
+      guard seconds >= 0.001 && seconds <= 86_400 else {
+        throw ValidationError("\(option) \(seconds) is out of range; use seconds from 0.001 to 86400.")
+      }
+      return .milliseconds(Int64((seconds * 1_000).rounded()))
     }
 
     /// An origin given on the command line: `https://api.example.com` or `http://localhost:3000`.
@@ -91,6 +119,10 @@
       var configuration = StubServer.Configuration()
       configuration.allowsNonLoopback = allowRemote
       configuration.unmatchedStatus = unmatchedStatus
+      configuration.headerTimeout = try Self.timeout(headerTimeout, option: "--header-timeout")
+      configuration.bodyTimeout = try Self.timeout(bodyTimeout, option: "--body-timeout")
+      configuration.idleTimeout = try Self.timeout(idleTimeout, option: "--idle-timeout")
+      configuration.maximumConnections = maxConnections
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out($0.description) } }
       let server = try await StubServer.start(

@@ -121,6 +121,17 @@
       let port = try await DoppelProcess.run(["serve", "--port", "70000"])
       #expect(port.status != 0)
       #expect(port.error.contains("--port 70000 is not a TCP port"))
+
+      for (option, value, message) in [
+        ("--header-timeout", "0", "--header-timeout 0.0 is out of range; use seconds from 0.001 to 86400."),
+        ("--body-timeout", "1e308", "--body-timeout 1e+308 is out of range; use seconds from 0.001 to 86400."),
+        ("--idle-timeout", "nan", "--idle-timeout nan is out of range; use seconds from 0.001 to 86400."),
+        ("--max-connections", "0", "--max-connections 0 is out of range; use 1 to 1000000."),
+      ] {
+        let refused = try await DoppelProcess.run(["serve", directory.path, "--port", "0", option, value])
+        #expect(refused.status != 0)
+        #expect(refused.error.contains(message))
+      }
     }
 
     @Test func helpDescribesEveryCommand() async throws {
@@ -129,7 +140,8 @@
       for command in ["serve", "record", "lint"] { #expect(help.output.contains(command)) }
       let serve = try await DoppelProcess.run(["serve", "--help"])
       for option in [
-        "--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--no-watch",
+        "--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--header-timeout",
+        "--body-timeout", "--idle-timeout", "--max-connections", "--no-watch",
       ] {
         #expect(serve.output.contains(option))
       }

@@ -129,6 +129,20 @@
         #expect(backend.requests.count == 1)
       }
 
+      @Test func aHalfSentHeadAtShutdownIsDropped() async throws {
+        // Shutdown closes the connection with a partial head in the decoder, which reports it as
+        // an error: there is no one left to answer (this used to trip NIO's pipelining handler).
+        let connection = try await withStubServer(backend()) { server in
+          let connection = try await RawConnection.connect(port: server.port)
+          try await connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\nGET /ok HTTP/1.1\r\nHo")
+          #expect(try await connection.readResponse()?.body == "ok")
+          return connection  // open until the server has shut down
+        }
+        let (bytes, end) = try await connection.readUntilEnd()
+        #expect(bytes.isEmpty)
+        #expect(end == .closed)
+      }
+
       @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         let backend = quietBackend()
         backend.stub(.get("/a"), .text("first").delayed(by: .milliseconds(30)))

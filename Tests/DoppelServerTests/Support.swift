@@ -97,6 +97,13 @@
         }
       }
 
+      /// Makes reads give up after `timeout` of silence (a bounded wait, in place of sleeping).
+      func setReadTimeout(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        var time = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+      }
+
       /// Sends bytes; a connection the server already closed is not an error here.
       func send(_ bytes: [UInt8]) async throws {
         let descriptor = descriptor

@@ -1,0 +1,217 @@
+#if Server
+  #if canImport(Glibc)
+    import Doppel
+    import DoppelServer
+    import Foundation
+    import Testing
+
+    /// Clients that hold a connection without using it are shed: the header, body and idle
+    /// timeouts and the connection limit. Timeouts are set small (hundreds of milliseconds); the
+    /// tests wait with bounded reads, and pace slow clients with them too.
+    @Suite(.timeLimit(.minutes(1))) struct SlowClientTests {
+      /// A backend with `GET /ok` and `POST /upload` (which answers with the body's size).
+      private func backend() -> Backend {
+        let backend = quietBackend()
+        backend.stub(.get("/ok"), .text("ok"))
+        backend.stub(.post("/upload")) { request in .text("\(request.body?.count ?? 0)") }
+        return backend
+      }
+
+      private func configuration(
+        header: Duration = .seconds(30), body: Duration = .seconds(30), idle: Duration = .seconds(30)
+      ) -> StubServer.Configuration {
+        var configuration = StubServer.Configuration()
+        configuration.headerTimeout = header
+        configuration.bodyTimeout = body
+        configuration.idleTimeout = idle
+        return configuration
+      }
+
+      /// Sends `byte` every `interval` (waiting with a bounded read, which also notices the close)
+      /// until the server closes or resets the connection; what it sent back and how it ended.
+      private func trickle(
+        _ connection: RawConnection, byte: String = "a", every interval: Duration = .milliseconds(50),
+        atMost ticks: Int = 200
+      ) async throws -> (bytes: [UInt8], end: RawConnection.End) {
+        connection.setReadTimeout(interval)
+        var received: [UInt8] = []
+        for _ in 0..<ticks {
+          try await connection.send(byte)
+          let (bytes, end) = try await connection.readUntilEnd()
+          received += bytes
+          if end != .timedOut { return (received, end) }
+        }
+        return (received, .timedOut)
+      }
+
+      private static let headerTimeoutText =
+        "The request head did not arrive within 0.3 seconds, the header timeout. Send the whole head at once, or raise the timeout (StubServer.Configuration.headerTimeout, doppel serve --header-timeout).\n"
+
+      @Test func slowlorisConnectionsAreClosedWithinTheHeaderTimeoutWhileOthersAreServed() async throws {
+        let backend = backend()
+        try await withStubServer(backend, configuration: configuration(header: .seconds(1))) { server in
+          let clock = ContinuousClock()
+          var slow: [(RawConnection, ContinuousClock.Instant)] = []
+          for _ in 0..<20 {
+            let connection = try await RawConnection.connect(port: server.port)
+            let start = clock.now  // before the server can see the first byte
+            try await connection.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            slow.append((connection, start))
+          }
+          // A correct client, while the slow ones hold their connections.
+          let (body, response) = try await fetch(server.url("/ok"))
+          #expect(response.statusCode == 200)
+          #expect(body == "ok")
+
+          try await withThrowingTaskGroup(of: ([UInt8], RawConnection.End, Duration).self) { group in
+            for (connection, start) in slow {
+              group.addTask {
+                let (bytes, end) = try await trickle(connection)
+                return (bytes, end, start.duration(to: clock.now))
+              }
+            }
+            for try await (bytes, end, elapsed) in group {
+              #expect(statusLine(bytes) == "HTTP/1.1 408 Request Timeout")
+              #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nConnection: close\r\n"))
+              #expect(end == .closed)
+              #expect(elapsed >= .seconds(1))
+              #expect(elapsed < .seconds(6))
+            }
+          }
+        }
+        #expect(backend.requests.count == 1)
+      }
+
+      @Test func aHalfSentHeadGetsA408() async throws {
+        try await withStubServer(backend(), configuration: configuration(header: .milliseconds(300))) { server in
+          let connection = try await RawConnection.connect(port: server.port)
+          try await connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n")
+          let (bytes, end) = try await connection.readUntilEnd()
+          let text = String(decoding: bytes, as: UTF8.self)
+          #expect(statusLine(bytes) == "HTTP/1.1 408 Request Timeout")
+          #expect(text.contains("\r\nConnection: close\r\n"))
+          #expect(text.hasSuffix("\r\n\r\n" + Self.headerTimeoutText))
+          #expect(end == .closed)
+        }
+      }
+
+      @Test func aBodyShorterThanItsContentLengthGetsA408() async throws {
+        let backend = backend()
+        try await withStubServer(backend, configuration: configuration(body: .milliseconds(300))) { server in
+          let connection = try await RawConnection.connect(port: server.port)
+          try await connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+          let (bytes, end) = try await connection.readUntilEnd()
+          let text = String(decoding: bytes, as: UTF8.self)
+          #expect(statusLine(bytes) == "HTTP/1.1 408 Request Timeout")
+          #expect(text.contains("\r\nConnection: close\r\n"))
+          #expect(
+            text.hasSuffix(
+              "\r\n\r\nThe request body stopped arriving: nothing came for 0.3 seconds, the body timeout. Check that Content-Length is the size of the body sent, send the body without pauses, or raise the timeout (StubServer.Configuration.bodyTimeout, doppel serve --body-timeout).\n"
+            ))
+          #expect(end == .closed)
+        }
+        #expect(backend.requests.isEmpty)
+      }
+
+      @Test func idleConnectionsAreClosedSilently() async throws {
+        // 1 second: a loaded machine must not delay the first request past it.
+        try await withStubServer(backend(), configuration: configuration(idle: .seconds(1))) { server in
+          // Kept alive after a response.
+          async let keptAlive: ([UInt8], RawConnection.End) = {
+            let kept = try await RawConnection.connect(port: server.port)
+            try await kept.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await kept.readResponse()?.body == "ok")
+            return try await kept.readUntilEnd()
+          }()
+          // Never used.
+          let unused = try await RawConnection.connect(port: server.port)
+          let (nothing, unusedEnd) = try await unused.readUntilEnd()
+          #expect(nothing.isEmpty)
+          #expect(unusedEnd == .closed)
+          let (afterResponse, keptEnd) = try await keptAlive
+          #expect(afterResponse.isEmpty)
+          #expect(keptEnd == .closed)
+        }
+      }
+
+      @Test func aSlowButSteadyUploadIsNotCutOff() async throws {
+        // The body timeout is per read: 15 bytes 100 ms apart take longer than both timeouts,
+        // while no pause comes near them (room for a loaded machine).
+        let configuration = configuration(header: .seconds(1), body: .seconds(1))
+        try await withStubServer(backend(), configuration: configuration) { server in
+          let connection = try await RawConnection.connect(port: server.port)
+          try await connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\n\r\n")
+          let (early, end) = try await trickle(connection, every: .milliseconds(100), atMost: 14)
+          #expect(early.isEmpty)
+          #expect(end == .timedOut)
+          connection.setReadTimeout(.seconds(10))
+          try await connection.send("z")
+          let response = try await connection.readResponse()
+          #expect(response?.head.hasPrefix("HTTP/1.1 200 OK") == true)
+          #expect(response?.body == "15")
+        }
+      }
+
+      @Test func aSlowAnswerIsNotTheClientsFault() async throws {
+        let backend = quietBackend()
+        backend.stub(.get("/slow"), .text("late").delayed(by: .milliseconds(600)))
+        // The answer takes longer than the header and body timeouts; the idle timeout runs after it.
+        let configuration = configuration(header: .milliseconds(200), body: .milliseconds(200), idle: .seconds(5))
+        try await withStubServer(backend, configuration: configuration) { server in
+          let connection = try await RawConnection.connect(port: server.port)
+          try await connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+          #expect(try await connection.readResponse()?.body == "late")
+        }
+      }
+
+      @Test func theConnectionLimitHolds() async throws {
+        var configuration = StubServer.Configuration()
+        configuration.maximumConnections = 3
+        try await withStubServer(backend(), configuration: configuration) { server in
+          var open: [RawConnection] = []
+          for _ in 0..<3 {
+            let connection = try await RawConnection.connect(port: server.port)
+            try await connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.readResponse()?.body == "ok")
+            open.append(connection)
+          }
+          // The fourth waits in the listen queue: not accepted, not answered.
+          let waiting = try await RawConnection.connect(port: server.port)
+          try await waiting.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+          waiting.setReadTimeout(.milliseconds(300))
+          let (nothing, end) = try await waiting.readUntilEnd()
+          #expect(nothing.isEmpty)
+          #expect(end == .timedOut)
+          #expect(server.openConnectionCount == 3)
+
+          // One closes: the waiting one is accepted and served.
+          open.removeFirst().close()
+          waiting.setReadTimeout(.seconds(10))
+          #expect(try await waiting.readResponse()?.body == "ok")
+          #expect(server.openConnectionCount <= 3)
+        }
+      }
+
+      @Test func outOfRangeSettingsAreRefused() async throws {
+        var zero = StubServer.Configuration()
+        zero.idleTimeout = .zero
+        await #expect(
+          throws: DoppelError(
+            "StubServer.Configuration.idleTimeout is 0.0 seconds, which is not a timeout. Use a positive duration, such as .seconds(30)."
+          )
+        ) {
+          try await StubServer.start(serving: quietBackend(), configuration: zero)
+        }
+        var none = StubServer.Configuration()
+        none.maximumConnections = 0
+        await #expect(
+          throws: DoppelError(
+            "StubServer.Configuration.maximumConnections is 0; the server needs at least 1 connection. Use 1 or more (1024 by default)."
+          )
+        ) {
+          try await StubServer.start(serving: quietBackend(), configuration: none)
+        }
+      }
+    }
+  #endif
+#endif
