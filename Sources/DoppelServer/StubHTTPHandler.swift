@@ -82,6 +82,7 @@
       case .end:
         guard case .receiving(let head, let body) = state else { return }
         state = .answering
+        if core.admin.owns(head.uri) { return answerAdmin(head, body: body, context: context) }
         answer(head, body: body, context: context)
       }
     }

@@ -82,7 +82,7 @@ extension ManifestReader {
     return result
   }
 
-  private func stub(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> ManifestStub {
+  func stub(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(DoppelError) -> ManifestStub {
     let fields = try object(node, path, known: ManifestKeys.stub, what: "a stub")
     guard let request = fields["request"] else {
       throw error(
