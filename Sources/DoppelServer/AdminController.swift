@@ -58,7 +58,7 @@
           try allow(method, ["GET", "POST", "DELETE"])
           switch method {
           case "GET": return Answer(status: 200, body: ["stubs": .array(backend.stubs.map { describe($0) })])
-          case "POST": return try addStub(body, backend)
+          case "POST": return try addStub(body, location: query.first { $0.name == "location" }?.value, backend)
           default: return Answer(status: 200, body: ["removed": .number(Double(removeAdded(backend)))])
           }
         case ("stubs", 2):
@@ -123,9 +123,18 @@
 
     // MARK: Stubs
 
-    private func addStub(_ body: Data?, _ backend: Backend) throws -> Answer {
-      let definition = try StubDefinition(
+    /// Adds a stub; `location` (`File.swift:42`) names where the client declared it.
+    private func addStub(_ body: Data?, location: String?, _ backend: Backend) throws -> Answer {
+      var definition = try StubDefinition(
         parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory)
+      if let location, !location.isEmpty {
+        let parts = location.split(separator: ":")
+        guard parts.count >= 2, let line = Int(parts[1]), line > 0, line < 10_000_000 else {
+          throw DoppelError(
+            "query: location: \"\(location)\" is not a source location; write it as File.swift:42.")
+        }
+        definition.location = CodeLocation(fileID: String(parts[0]), filePath: String(parts[0]), line: line, column: 1)
+      }
       let handle = state.withLock { state in
         let handle = backend.register(definition)
         state.added.append((definition, handle))

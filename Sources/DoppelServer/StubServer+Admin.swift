@@ -36,7 +36,7 @@
       public init() {}
 
       /// Checks the prefix: `/` alone would hide every stub, and it must start and end with `/`.
-      func validate() throws(DoppelError) {
+      package func validate() throws(DoppelError) {
         guard let prefix = pathPrefix else { return }
         guard prefix.count > 1, prefix.hasPrefix("/"), prefix.hasSuffix("/"), !prefix.contains("?"),
           !prefix.contains("#"), !prefix.contains(" ")

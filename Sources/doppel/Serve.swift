@@ -50,6 +50,12 @@
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
+    @Option(help: "The path prefix of the admin API (JSON: stubs, scenario, state, requests, verify, reset), or off.")
+    var adminPrefix = "/__doppel/"
+
+    @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
+    var journalLimit = 10_000
+
     func validate() throws {
       guard (0...65_535).contains(port) else {
         throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
@@ -58,6 +64,7 @@
         throw ValidationError("--unmatched-status \(unmatchedStatus) is not an HTTP status; use 100 to 599.")
       }
       if let origin { _ = try Self.parseOrigin(origin, option: "--origin") }
+      try validateAdmin()
     }
 
     /// An origin given on the command line: `https://api.example.com` or `http://localhost:3000`.
@@ -81,12 +88,13 @@
         paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 })
       let loaded = try inputs.load()
       var configuration = StubServer.Configuration()
+      let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)
       configuration.allowsNonLoopback = allowRemote
       configuration.unmatchedStatus = unmatchedStatus
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out($0.description) } }
       let server = try await StubServer.start(
-        serving: loaded.backend, host: host, port: port, configuration: configuration)
+        serving: backend, host: host, port: port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
       Console.out(
         origin == nil
@@ -96,16 +104,8 @@
       let signals = SignalWatcher { _ in serving.cancel() }
       defer { signals.cancel() }
       let watching = watch ? Task { await Self.watch(inputs, server: server) } : nil
-      // Nothing reads the journal of a long-running server: keep its memory flat.
-      let trimming = Task {
-        while !Task.isCancelled {
-          try? await Task.sleep(for: .seconds(1))
-          server.backend.discardJournal()
-        }
-      }
       await serving.value
       watching?.cancel()
-      trimming.cancel()
       Console.out("Stopped.")
     }
 
@@ -118,9 +118,9 @@
         guard now != last else { continue }
         last = now
         do {
-          let loaded = try inputs.load()
-          server.backend = loaded.backend
-          Console.out("Reloaded \(loaded.summary)")
+          let notes = try server.reloadFiles()
+          Console.out("Reloaded \(Self.lastSummary.withLock { $0 })")
+          for note in notes { Console.out(note) }
         } catch {
           Console.error("Not reloaded, still serving the previous version: \(error)")
         }

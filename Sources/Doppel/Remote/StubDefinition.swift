@@ -3,7 +3,7 @@ import Foundation
 /// A stub written as a manifest's stub object, read from somewhere other than a manifest file
 /// (the body of a request to a stub server's admin API), with the manifest's rules and messages.
 package struct StubDefinition: Sendable {
-  let stub: ManifestStub
+  var stub: ManifestStub
   /// The stub object as received, compact.
   package let json: String
 
@@ -25,11 +25,20 @@ package struct StubDefinition: Sendable {
     json = root.serialized
   }
 
+  /// Where the stub counts as declared (in near-miss reports and the journal): by default
+  /// `source` at the stub's line; a client may name its own call site (`LoginUITests.swift:42`).
+  package var location: CodeLocation {
+    get { stub.location }
+    set { stub = ManifestStub(
+      matcher: stub.matcher, responder: stub.responder, times: stub.times, name: stub.name, location: newValue,
+      requiresState: stub.requiresState, setsState: stub.setsState) }
+  }
+
   /// The manifest stub object's keys.
   package static var keys: [String] { ManifestKeys.stub }
 
   /// A placeholder file name for the reader, replaced by `source` in messages.
-  private static let fileName = "doppel-admin-request.json"
+  private static let fileName = "admin"
 
   static func parse(_ data: Data, source: String) throws(DoppelError) -> PositionedJSON {
     guard String(data: data, encoding: .utf8) != nil else {
