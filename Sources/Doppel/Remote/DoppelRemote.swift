@@ -225,7 +225,9 @@ public struct DoppelRemote: Sendable {
     request.httpMethod = method
     if let body {
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      request.httpBody = try JSONEncoder().encode(body)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      request.httpBody = try encoder.encode(body)
     }
     let data: Data
     let response: URLResponse
