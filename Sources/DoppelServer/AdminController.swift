@@ -257,7 +257,8 @@
     private func setState(_ body: Data?, _ backend: Backend) throws {
       let object = try jsonObject(body, keys: ["state"], example: #"{"state": "loggedIn"}"#)
       guard case .string(let name)? = object["state"], !name.isEmpty else {
-        throw DoppelError(#"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
+        throw DoppelError(
+          #"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
       }
       backend.scenarioState = name
     }

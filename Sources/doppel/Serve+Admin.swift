@@ -20,7 +20,8 @@
       do {
         try admin.validate()
       } catch {
-        throw ValidationError("--admin-prefix \(adminPrefix) is not a path prefix; write one such as /__doppel/, or off.")
+        throw ValidationError(
+          "--admin-prefix \(adminPrefix) is not a path prefix; write one such as /__doppel/, or off.")
       }
     }
 

@@ -136,7 +136,8 @@
     @Test func theJournalLimitAndAdminPrefixAreCheckedOptions() async throws {
       let limit = try await DoppelProcess.run(["serve", "--journal-limit", "0", "--port", "0"])
       #expect(limit.status != 0)
-      #expect(limit.error.contains("--journal-limit 0 is out of range; use 1 to 10000000 (requests the journal keeps)."))
+      #expect(
+        limit.error.contains("--journal-limit 0 is out of range; use 1 to 10000000 (requests the journal keeps)."))
       let prefix = try await DoppelProcess.run(["serve", "--admin-prefix", "admin", "--port", "0"])
       #expect(prefix.status != 0)
       #expect(prefix.error.contains("--admin-prefix admin is not a path prefix; write one such as /__doppel/, or off."))
@@ -147,8 +148,10 @@
       try Data(#"{"stubs": [{"request": "/ping", "response": {"text": "pong"}}]}"#.utf8)
         .write(to: directory.appendingPathComponent("doppel.json"))
       let doppel = try DoppelProcess(
-        ["serve", directory.path, "--port", "0", "--no-watch", "--quiet", "--journal-limit", "3",
-         "--admin-prefix", "/_admin/"])
+        [
+          "serve", directory.path, "--port", "0", "--no-watch", "--quiet", "--journal-limit", "3",
+          "--admin-prefix", "/_admin/",
+        ])
       defer { doppel.interrupt() }
       let base = try await doppel.serverURL()
       for _ in 0..<5 { _ = try await fetch(base.appendingPathComponent("ping")) }

@@ -33,7 +33,8 @@
       try backend.addStubs(from: manifest, scenario: .base)
       var configuration = StubServer.Configuration()
       configuration.admin.files = StubServer.StubFiles(scenarioNames: manifest.scenarioNames) { scenario in
-        try Backend(manifest: manifest, scenario: scenario.map(ScenarioSelection.named) ?? .base, issueReporter: .ignore)
+        try Backend(
+          manifest: manifest, scenario: scenario.map(ScenarioSelection.named) ?? .base, issueReporter: .ignore)
       }
       try await withStubServer(backend, configuration: configuration) { server in try await body(server) }
     }
@@ -42,7 +43,8 @@
     private func admin(
       _ server: StubServer, _ method: String, _ path: String, _ body: String? = nil
     ) async throws -> (status: Int, json: JSONValue) {
-      let (text, response) = try await fetch(server.url("/__doppel/" + path), method: method, body: body.map { Data($0.utf8) })
+      let (text, response) = try await fetch(
+        server.url("/__doppel/" + path), method: method, body: body.map { Data($0.utf8) })
       #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
       return (response.statusCode, try JSONValue(parsing: Data(text.utf8)))
     }
@@ -127,9 +129,11 @@
         #expect(typo.status == 400)
         #expect(
           error(typo)
-            == #"request body: scenario: there is no scenario "emtpy". Did you mean "empty"? The scenarios are: empty."#)
+            == #"request body: scenario: there is no scenario "emtpy". Did you mean "empty"? The scenarios are: empty."#
+        )
         let wrongKey = try await admin(server, "PUT", "scenario", #"{"senario": "empty"}"#)
-        #expect(error(wrongKey) == #"request body: unknown key "senario". Did you mean "scenario"? The keys are: scenario."#)
+        #expect(
+          error(wrongKey) == #"request body: unknown key "senario". Did you mean "scenario"? The keys are: scenario."#)
         _ = try await admin(server, "PUT", "scenario", #"{"scenario": null}"#)
         #expect(try await fetch(server.url("/breeds")).response.statusCode == 404)
       }
@@ -147,7 +151,8 @@
         #expect(try await fetch(server.url("/me")).response.statusCode == 200)
         let bad = try await admin(server, "PUT", "state", #"{"state": ""}"#)
         #expect(
-          error(bad) == #"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
+          error(bad)
+            == #"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
       }
     }
 
@@ -167,7 +172,8 @@
         #expect(entries[1]["body"] == ["base64": "/wA="])
         #expect(entries[2]["body"] == ["text": #"{"a":1}"#])
         #expect(entries[2]["matched"] == false)
-        #expect(entries[2]["nearMiss"]?.description.contains("No stub matched PUT https://api.example.com/users/7") == true)
+        #expect(
+          entries[2]["nearMiss"]?.description.contains("No stub matched PUT https://api.example.com/users/7") == true)
 
         let template = try await admin(server, "GET", "requests?path=/users/%7Bid%7D&method=put")
         #expect(template.json["requests"]?.arrayCount == 1)
@@ -183,10 +189,12 @@
         let typo = try await admin(server, "GET", "requests?methd=GET")
         #expect(
           error(typo)
-            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, since."#)
+            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, since."#
+        )
         let negative = try await admin(server, "GET", "requests?since=-1")
         #expect(
-          error(negative) == #"query: since: "-1" is not an entry number. Pass 0 or more: the "next" of an earlier answer."#)
+          error(negative)
+            == #"query: since: "-1" is not an entry number. Pass 0 or more: the "next" of an earlier answer."#)
       }
     }
 
@@ -282,7 +290,9 @@
         #expect(body.hasPrefix("No stub matched GET"))
       }
       configuration.admin.pathPrefix = "admin"
-      await #expect(throws: DoppelError.self) { try await withStubServer(backend, configuration: configuration) { _ in } }
+      await #expect(throws: DoppelError.self) {
+        try await withStubServer(backend, configuration: configuration) { _ in }
+      }
     }
 
     @Test func aReloadKeepsTheStateWhileAStubStillUsesIt() async throws {

@@ -18,7 +18,8 @@ public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
 
   init(_ json: JSONValue) throws {
     guard let id = json["id"]?.intValue else {
-      throw DoppelError("The stub server's description of a stub has no \"id\": is the server a Doppel of this version?")
+      throw DoppelError(
+        "The stub server's description of a stub has no \"id\": is the server a Doppel of this version?")
     }
     self.id = id
     request = json["request"]?.stringValue ?? ""

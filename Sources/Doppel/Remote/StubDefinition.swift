@@ -29,9 +29,11 @@ package struct StubDefinition: Sendable {
   /// `source` at the stub's line; a client may name its own call site (`LoginUITests.swift:42`).
   package var location: CodeLocation {
     get { stub.location }
-    set { stub = ManifestStub(
-      matcher: stub.matcher, responder: stub.responder, times: stub.times, name: stub.name, location: newValue,
-      requiresState: stub.requiresState, setsState: stub.setsState) }
+    set {
+      stub = ManifestStub(
+        matcher: stub.matcher, responder: stub.responder, times: stub.times, name: stub.name, location: newValue,
+        requiresState: stub.requiresState, setsState: stub.setsState)
+    }
   }
 
   /// The manifest stub object's keys.
@@ -82,7 +84,8 @@ package struct StubDefinition: Sendable {
       let matcher = try reader.matcher(pattern, fields.path("request"))
       try reader.requireAtMostOne(
         ["count", "atLeast"], in: fields, "count is exact; use atLeast and atMost for a range.")
-      try reader.requireAtMostOne(["count", "atMost"], in: fields, "count is exact; use atLeast and atMost for a range.")
+      try reader.requireAtMostOne(
+        ["count", "atMost"], in: fields, "count is exact; use atLeast and atMost for a range.")
       func number(_ key: String) throws(DoppelError) -> Int? {
         guard let node = fields[key] else { return nil }
         return try reader.integer(node, fields.path(key), in: 0...Int.max, what: "a number of requests (0 or more)")
@@ -133,7 +136,9 @@ extension Backend {
       if let state = stub.requiredState { handle.requiresState(state) }
       if let state = stub.nextState { handle.setsState(state) }
       if let expected = stub.expectedCalls {
-        _ = expected.upperBound == Int.max ? handle.expect(atLeast: expected.lowerBound) : handle.expect(times: expected.lowerBound)
+        _ =
+          expected.upperBound == Int.max
+          ? handle.expect(atLeast: expected.lowerBound) : handle.expect(times: expected.lowerBound)
       }
       return handle
     }
@@ -180,7 +185,9 @@ extension Matcher {
         for line in candidate.3 {
           let field = line.field.padding(toLength: width)
           lines.append(
-            line.passed ? "       ✓ \(field) \(line.expected)" : "       ✗ \(field) expected \(line.expected), got \(line.actual)")
+            line.passed
+              ? "       ✓ \(field) \(line.expected)" : "       ✗ \(field) expected \(line.expected), got \(line.actual)"
+          )
         }
       }
       let hidden = ranked.count - NearMissReport.shown
@@ -195,8 +202,12 @@ extension Matcher {
   package static func describe(_ expected: ClosedRange<Int>) -> String {
     let noun = expected.upperBound == 1 && expected.lowerBound == 1 ? "request" : "requests"
     if expected.lowerBound == expected.upperBound { return "exactly \(expected.lowerBound) \(noun)" }
-    if expected.upperBound == Int.max { return "at least \(expected.lowerBound) \(expected.lowerBound == 1 ? "request" : "requests")" }
-    if expected.lowerBound == 0 { return "at most \(expected.upperBound) \(expected.upperBound == 1 ? "request" : "requests")" }
+    if expected.upperBound == Int.max {
+      return "at least \(expected.lowerBound) \(expected.lowerBound == 1 ? "request" : "requests")"
+    }
+    if expected.lowerBound == 0 {
+      return "at most \(expected.upperBound) \(expected.upperBound == 1 ? "request" : "requests")"
+    }
     return "\(expected.lowerBound) to \(expected.upperBound) requests"
   }
 }
