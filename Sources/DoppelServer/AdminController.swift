@@ -71,7 +71,7 @@
         case ("state", 1):
           try allow(method, ["GET", "PUT", "DELETE"])
           if method == "PUT" { try setState(body, backend) }
-          if method == "DELETE" { backend.scenarioState = "initial" }
+          if method == "DELETE" { backend.resetStates() }
           return Answer(status: 200, body: stateInfo(backend))
         case ("requests", 1):
           try allow(method, ["GET", "DELETE"])
@@ -241,26 +241,53 @@
         backend.replaceStubs(with: fresh)
         state.added = state.added.map { ($0.definition, backend.register($0.definition)) }
         state.scenario = scenario
-        let current = backend.scenarioState
-        guard current != "initial",
-          !backend.stubs.contains(where: { $0.requiredState == current || $0.nextState == current })
-        else { return [] }
-        backend.scenarioState = "initial"
-        return ["The state \"\(current)\" is not used by any stub any more; it was reset to \"initial\"."]
+        return Self.resetUnusedStates(backend)
       }
+    }
+
+    /// Puts back in `initial` each state machine whose state no stub of that machine requires or
+    /// sets any more (after a reload, say), and says so for the log.
+    static func resetUnusedStates(_ backend: Backend) -> [String] {
+      let stubs = backend.stubs
+      func used(_ state: String, _ machine: String?) -> Bool {
+        state == "initial"
+          || stubs.contains { $0.stateMachine == machine && ($0.requiredState == state || $0.nextState == state) }
+      }
+      var notes: [String] = []
+      let main = backend.scenarioState
+      if !used(main, nil) {
+        backend.scenarioState = "initial"
+        notes.append("The state \"\(main)\" is not used by any stub any more; it was reset to \"initial\".")
+      }
+      for (name, state) in backend.stateMachines.sorted(by: { $0.key < $1.key }) where !used(state, name) {
+        backend.setState("initial", ofMachine: name)
+        notes.append(
+          "The state \"\(state)\" of the state machine \"\(name)\" is not used by any stub any more; it was reset to \"initial\"."
+        )
+      }
+      return notes
     }
 
     private func stateInfo(_ backend: Backend) -> JSONValue {
-      ["state": .string(backend.scenarioState)]
+      ["state": .string(backend.scenarioState), "machines": .object(backend.stateMachines.mapValues(JSONValue.string))]
     }
 
     private func setState(_ body: Data?, _ backend: Backend) throws {
-      let object = try jsonObject(body, keys: ["state"], example: #"{"state": "loggedIn"}"#)
-      guard case .string(let name)? = object["state"], !name.isEmpty else {
+      let object = try jsonObject(
+        body, keys: ["state", "machine"], example: #"{"state": "loggedIn"} or {"machine": "basket", "state": "full"}"#)
+      guard case .string(let state)? = object["state"], !state.isEmpty else {
         throw DoppelError(
           #"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
       }
-      backend.scenarioState = name
+      switch object["machine"] {
+      case nil, .null?:
+        backend.scenarioState = state
+      case .string(let name)? where !name.isEmpty:
+        backend.setState(state, ofMachine: name)
+      default:
+        throw DoppelError(
+          #"request body: "machine" must be a state machine's name (a non-empty string), or absent for the main one."#)
+      }
     }
 
     /// Back to what the files say: their stubs in the scenario the server started with, no stubs
@@ -273,7 +300,7 @@
         _ = removeAdded(backend)
       }
       backend.clearJournal()
-      backend.scenarioState = "initial"
+      backend.resetStates()
     }
 
     private func index(_ backend: Backend) -> JSONValue {

@@ -103,7 +103,7 @@
         let typo = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "respons": {}}"#)
         #expect(
           error(typo)
-            == #"request body:1:23: unknown key "respons". Did you mean "response"? The keys of a stub are: name, request, response, times, requiresState, setsState."#
+            == #"request body:1:23: unknown key "respons". Did you mean "response"? The keys of a stub are: name, request, response, times, requiresState, setsState, stateMachine."#
         )
         let malformed = try await admin(server, "POST", "stubs", #"{"request": "GET /x",}"#)
         #expect(error(malformed)?.hasPrefix("request body:1:22: malformed JSON: ") == true)
@@ -141,13 +141,13 @@
 
     @Test func theStateIsReadSetAndReset() async throws {
       try await withManifestServer { server in
-        #expect(try await admin(server, "GET", "state").json == ["state": "initial"])
+        #expect(try await admin(server, "GET", "state").json["state"] == "initial")
         _ = try await fetch(server.url("/login"), method: "POST")
-        #expect(try await admin(server, "GET", "state").json == ["state": "loggedIn"])
+        #expect(try await admin(server, "GET", "state").json["state"] == "loggedIn")
         #expect(try await fetch(server.url("/me")).response.statusCode == 200)
-        #expect(try await admin(server, "DELETE", "state").json == ["state": "initial"])
+        #expect(try await admin(server, "DELETE", "state").json["state"] == "initial")
         #expect(try await fetch(server.url("/me")).response.statusCode == 401)
-        #expect(try await admin(server, "PUT", "state", #"{"state": "loggedIn"}"#).json == ["state": "loggedIn"])
+        #expect(try await admin(server, "PUT", "state", #"{"state": "loggedIn"}"#).json["state"] == "loggedIn")
         #expect(try await fetch(server.url("/me")).response.statusCode == 200)
         let bad = try await admin(server, "PUT", "state", #"{"state": ""}"#)
         #expect(
@@ -237,7 +237,7 @@
         let reset = try await admin(server, "POST", "reset")
         #expect(reset.json["stubs"] == 3)
         #expect(reset.json["requests"] == 0)
-        #expect(try await admin(server, "GET", "state").json == ["state": "initial"])
+        #expect(try await admin(server, "GET", "state").json["state"] == "initial")
         #expect(try await admin(server, "GET", "scenario").json["active"] == .null)
         #expect(try await fetch(server.url("/x")).response.statusCode == 404)
       }
@@ -280,7 +280,7 @@
       var configuration = StubServer.Configuration()
       configuration.admin.pathPrefix = "/_admin/"
       try await withStubServer(backend, configuration: configuration) { server throws in
-        #expect(try await fetch(server.url("/_admin/state")).body == #"{"state":"initial"}"# + "\n")
+        #expect(try await fetch(server.url("/_admin/state")).body == #"{"machines":{},"state":"initial"}"# + "\n")
         #expect(try await fetch(server.url("/__doppel/state")).response.statusCode == 404)
       }
       configuration.admin.pathPrefix = nil
@@ -292,6 +292,25 @@
       configuration.admin.pathPrefix = "admin"
       await #expect(throws: DoppelError.self) {
         try await withStubServer(backend, configuration: configuration) { _ in }
+      }
+    }
+
+    @Test func namedStateMachinesAreReadAndSet() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/basket"), .text("empty"))
+      backend.stub(.get("/basket"), .text("full")).requiresState("full").stateMachine("basket")
+      try await withStubServer(backend) { server in
+        #expect(
+          try await admin(server, "GET", "state").json == ["state": "initial", "machines": ["basket": "initial"]])
+        let set = try await admin(server, "PUT", "state", #"{"machine": "basket", "state": "full"}"#)
+        #expect(set.json == ["state": "initial", "machines": ["basket": "full"]])
+        #expect(try await fetch(server.url("/basket")).body == "full")
+        let bad = try await admin(server, "PUT", "state", #"{"machine": 3, "state": "full"}"#)
+        #expect(
+          error(bad)
+            == #"request body: "machine" must be a state machine's name (a non-empty string), or absent for the main one."#
+        )
+        #expect(try await admin(server, "DELETE", "state").json["machines"] == ["basket": "initial"])
       }
     }
 

@@ -60,6 +60,7 @@ extension Backend {
         filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
       if let state = stub.requiresState { handle.requiresState(state) }
       if let state = stub.setsState { handle.setsState(state) }
+      if let name = stub.stateMachine { handle.stateMachine(name) }
       return handle
     }
   }

@@ -6,7 +6,7 @@ enum ManifestKeys {
   /// One scenario under `scenarios`.
   static let scenario = ["description", "fixtureDirectory", "stubs"]
   /// One stub.
-  static let stub = ["name", "request", "response", "times", "requiresState", "setsState"]
+  static let stub = ["name", "request", "response", "times", "requiresState", "setsState", "stateMachine"]
   /// A stub's `request`.
   static let request = [
     "method", "url", "host", "pathGlob", "pathRegex", "query", "queryExactly", "headers",

@@ -10,6 +10,8 @@ struct ManifestStub: Sendable {
   /// The backend state the stub requires, and the one it moves the backend to.
   var requiresState: String?
   var setsState: String?
+  /// The state machine those states belong to; `nil` for the main one.
+  var stateMachine: String?
 }
 
 /// A named set of stubs layered over the base stubs.
@@ -108,6 +110,9 @@ extension ManifestReader {
     }
     if let node = fields["setsState"] {
       stub.setsState = try nonEmptyString(node, fields.path("setsState"), what: "a state name")
+    }
+    if let node = fields["stateMachine"] {
+      stub.stateMachine = try nonEmptyString(node, fields.path("stateMachine"), what: "a state machine name")
     }
     return stub
   }

@@ -48,7 +48,7 @@ public struct DoppelRemote: Sendable {
   // MARK: Scenarios
 
   /// Serves the files' stubs in `scenario` (`nil` for the base stubs alone). Stubs added through
-  /// ``stub(_:_:times:name:fileID:line:)`` stay, over them; the journal and the state stay too.
+  /// `stub(_:_:)` stay, over them; the journal and the state stay too.
   ///
   /// - Throws: ``DoppelError`` when the server has no such scenario (naming the closest), or cannot
   ///   be reached.
@@ -149,6 +149,21 @@ public struct DoppelRemote: Sendable {
   /// Puts the server in `state`, as if a stub with `setsState` had answered.
   public func setState(_ state: String) async throws {
     _ = try await send("PUT", "state", body: ["state": .string(state)])
+  }
+
+  /// The state of the state machine called `name` (stubs with `"stateMachine": name`).
+  public func state(ofMachine name: String) async throws -> String {
+    try await send("GET", "state")["machines"]?[name]?.stringValue ?? "initial"
+  }
+
+  /// Puts the state machine called `name` in `state`.
+  public func setState(_ state: String, ofMachine name: String) async throws {
+    _ = try await send("PUT", "state", body: ["state": .string(state), "machine": .string(name)])
+  }
+
+  /// Puts every state machine, the main one included, back in `initial`.
+  public func resetStates() async throws {
+    _ = try await send("DELETE", "state")
   }
 
   // MARK: Journal and verification

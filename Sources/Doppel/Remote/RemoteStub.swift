@@ -9,7 +9,7 @@ public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
   /// The stub's name, if it has one.
   public let name: String?
   /// Where the stub was declared: `doppel.json:5`, or the test file and line for one added with
-  /// ``DoppelRemote/stub(_:_:times:name:fileID:line:)``.
+  /// `DoppelRemote.stub(_:_:)`.
   public let location: String
   /// Whether it was added through the admin API (`false` for the files' stubs).
   public let isAddedAtRunTime: Bool

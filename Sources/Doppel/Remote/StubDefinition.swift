@@ -32,7 +32,7 @@ package struct StubDefinition: Sendable {
     set {
       stub = ManifestStub(
         matcher: stub.matcher, responder: stub.responder, times: stub.times, name: stub.name, location: newValue,
-        requiresState: stub.requiresState, setsState: stub.setsState)
+        requiresState: stub.requiresState, setsState: stub.setsState, stateMachine: stub.stateMachine)
     }
   }
 
@@ -116,6 +116,7 @@ extension Backend {
       filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
     if let state = stub.requiresState { handle.requiresState(state) }
     if let state = stub.setsState { handle.setsState(state) }
+    if let name = stub.stateMachine { handle.stateMachine(name) }
     return handle
   }
 
@@ -135,6 +136,7 @@ extension Backend {
         filePath: location.filePath, line: location.line, column: location.column)
       if let state = stub.requiredState { handle.requiresState(state) }
       if let state = stub.nextState { handle.setsState(state) }
+      if let name = stub.stateMachine { handle.stateMachine(name) }
       if let expected = stub.expectedCalls {
         _ =
           expected.upperBound == Int.max
@@ -147,7 +149,7 @@ extension Backend {
   /// The near-miss report for `request` against this backend's stubs, as an unmatched request
   /// would get it.
   package func nearMissReport(for request: Request) -> String {
-    NearMissReport.make(for: request, stubs: stubs, state: scenarioState)
+    NearMissReport.make(for: request, stubs: stubs, state: machine.withLock { $0 })
   }
 }
 
