@@ -78,6 +78,23 @@
       }
     }
 
+    @Test func aTemplatedStubAddedAtRunTimeFillsInTheRequest() async throws {
+      try await withManifestServer { server in
+        let added = try await admin(
+          server, "POST", "stubs",
+          #"{"request": "GET /users/{id}", "response": {"template": true, "json": {"id": "{{path.id}}"}}}"#)
+        #expect(added.status == 201)
+        #expect(try await fetch(server.url("/users/42")).body == #"{"id":"42"}"#)
+        let typo = try await admin(
+          server, "POST", "stubs",
+          #"{"request": "GET /users/{id}", "response": {"template": true, "text": "{{path.ID}}"}}"#)
+        #expect(
+          error(typo)
+            == #"request body:1:72: response.text: unknown template variable "{{path.ID}}". Did you mean "{{path.id}}"? The request's path parameters are: id."#
+        )
+      }
+    }
+
     @Test func oneStubIsRemovedByItsID() async throws {
       try await withManifestServer { server in
         let added = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "response": {"status": 418}}"#)

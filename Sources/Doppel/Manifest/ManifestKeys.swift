@@ -17,7 +17,7 @@ enum ManifestKeys {
   /// A stub's `response`.
   static let response = [
     "status", "headers", "json", "text", "file", "contentType", "error", "redirect", "never", "sequence", "then",
-    "delay", "throttle", "chunked", "dropAfterBytes",
+    "delay", "throttle", "chunked", "dropAfterBytes", "template",
   ]
   /// One response of a `sequence`: a response without `sequence` and `then`.
   static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" }

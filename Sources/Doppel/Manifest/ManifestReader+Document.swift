@@ -12,6 +12,8 @@ struct ManifestStub: Sendable {
   var setsState: String?
   /// The state machine those states belong to; `nil` for the main one.
   var stateMachine: String?
+  /// For a response with `"template": true`: what fills it in for each request.
+  var template: ResponseTemplate?
 }
 
 /// A named set of stubs layered over the base stubs.
@@ -111,6 +113,7 @@ extension ManifestReader {
     if let node = fields["setsState"] {
       stub.setsState = try nonEmptyString(node, fields.path("setsState"), what: "a state name")
     }
+    stub.template = try template(response, fields.path("response"), request: request, responder: stub.responder)
     if let node = fields["stateMachine"] {
       stub.stateMachine = try nonEmptyString(node, fields.path("stateMachine"), what: "a state machine name")
     }

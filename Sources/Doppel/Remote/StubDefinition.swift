@@ -32,7 +32,8 @@ package struct StubDefinition: Sendable {
     set {
       stub = ManifestStub(
         matcher: stub.matcher, responder: stub.responder, times: stub.times, name: stub.name, location: newValue,
-        requiresState: stub.requiresState, setsState: stub.setsState, stateMachine: stub.stateMachine)
+        requiresState: stub.requiresState, setsState: stub.setsState, stateMachine: stub.stateMachine,
+        template: stub.template)
     }
   }
 
@@ -112,7 +113,8 @@ extension Backend {
   package func register(_ definition: StubDefinition) -> StubHandle {
     let stub = definition.stub
     let handle = self.stub(
-      stub.matcher, stub.responder, times: stub.times, name: stub.name, fileID: stub.location.fileID,
+      stub.matcher, stub.template?.responder(clock: clockBox) ?? stub.responder, times: stub.times, name: stub.name,
+      fileID: stub.location.fileID,
       filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
     if let state = stub.requiresState { handle.requiresState(state) }
     if let state = stub.setsState { handle.setsState(state) }
