@@ -8,7 +8,11 @@
     /// sets the state, reads the journal, verifies calls and resets the server.
     ///
     /// On by default under `/__doppel/`. Requests under the prefix are answered by the server
-    /// itself: they are never matched against stubs and never journaled. The endpoints are
+    /// itself: they are never matched against stubs and never journaled. Whoever can reach the
+    /// server can use it, and a stub it adds can serve any file the server can read: on a server
+    /// that listens beyond loopback (``Configuration/allowsNonLoopback``), turn it off unless the
+    /// network is yours (`doppel serve --allow-remote` turns it off unless `--admin-prefix` is
+    /// given). The endpoints are
     /// described in `Schemas/doppel-admin.openapi.yaml` and in the article "The stub server".
     ///
     /// ```swift

@@ -5,6 +5,14 @@
   import Foundation
 
   extension Serve {
+    /// The admin API's prefix, or `nil` for off: `/__doppel/` unless `--admin-prefix` says
+    /// otherwise, and off with `--allow-remote` unless asked for, since anyone who reaches the
+    /// server could then add stubs (and a stub can serve any file the server can read).
+    var effectiveAdminPrefix: String? {
+      guard let adminPrefix else { return allowRemote ? nil : "/__doppel/" }
+      return adminPrefix == "off" ? nil : adminPrefix
+    }
+
     /// The summary of the inputs as last loaded, for the "Reloaded" line.
     static let lastSummary = Locked("")
 
@@ -14,14 +22,14 @@
         throw ValidationError(
           "--journal-limit \(journalLimit) is out of range; use 1 to 10000000 (requests the journal keeps).")
       }
-      guard adminPrefix != "off" else { return }
+      guard let prefix = effectiveAdminPrefix else { return }
       var admin = StubServer.AdminAPI()
-      admin.pathPrefix = adminPrefix
+      admin.pathPrefix = prefix
       do {
         try admin.validate()
       } catch {
         throw ValidationError(
-          "--admin-prefix \(adminPrefix) is not a path prefix; write one such as /__doppel/, or off.")
+          "--admin-prefix \(prefix) is not a path prefix; write one such as /__doppel/, or off.")
       }
     }
 
@@ -34,7 +42,7 @@
       let backend = Backend(issueReporter: .ignore, journalLimit: journalLimit)
       backend.replaceStubs(with: loaded.backend)
       Self.lastSummary.withLock { $0 = loaded.summary }
-      configuration.admin.pathPrefix = adminPrefix == "off" ? nil : adminPrefix
+      configuration.admin.pathPrefix = effectiveAdminPrefix
       let paths = inputs.paths
       configuration.admin.files = StubServer.StubFiles(
         scenarioNames: loaded.scenarioNames, scenario: inputs.scenario

@@ -50,8 +50,11 @@
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
-    @Option(help: "The path prefix of the admin API (JSON: stubs, scenario, state, requests, verify, reset), or off.")
-    var adminPrefix = "/__doppel/"
+    @Option(
+      help:
+        "The path prefix of the admin API (JSON: stubs, scenario, state, requests, verify, reset), or off. Default: /__doppel/, off with --allow-remote."
+    )
+    var adminPrefix: String?
 
     @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
     var journalLimit = 10_000
