@@ -82,6 +82,10 @@
 
       try await remote.setState("initial")
       #expect(try await app.screen() == "Please sign in")
+      try await remote.setState("full", ofMachine: "basket")
+      #expect(try await remote.state(ofMachine: "basket") == "full")
+      try await remote.resetStates()
+      #expect(try await remote.state(ofMachine: "basket") == "initial")
 
       // Scenarios.
       #expect(try await app.breeds() == #"["Abyssinian"]"#)
