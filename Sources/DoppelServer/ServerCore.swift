@@ -12,10 +12,13 @@
     private let authorityBox = Locked("localhost")
     private let originCache = Locked<OriginCache?>(nil)
     let connections = ConnectionRegistry()
+    /// The admin API (see ``StubServer/AdminAPI``).
+    let admin: AdminController
 
     init(backend: Backend, configuration: StubServer.Configuration) {
       self.configuration = configuration
       backendBox = Locked(backend)
+      admin = AdminController(settings: configuration.admin)
     }
 
     /// `host:port` the server listens on, for requests that name no host.

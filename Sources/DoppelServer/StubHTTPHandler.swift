@@ -91,6 +91,7 @@
         guard case .receiving(let head, let body) = state else { return }
         state = .answering
         timeouts.answer()
+        if core.admin.owns(head.uri) { return answerAdmin(head, body: body, context: context) }
         answer(head, body: body, context: context)
       }
     }

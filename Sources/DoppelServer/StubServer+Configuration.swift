@@ -76,6 +76,9 @@
       /// logging (`doppel serve` prints ``ServedRequest/description``).
       public var onRequest: (@Sendable (ServedRequest) -> Void)?
 
+      /// The admin API: on under `/__doppel/` by default (see ``AdminAPI``).
+      public var admin = AdminAPI()
+
       /// The default configuration.
       public init() {}
 

@@ -31,7 +31,7 @@
     /// The configuration it was started with.
     public let configuration: Configuration
 
-    private let core: ServerCore
+    let core: ServerCore
     private let channel: any Channel
     private let shutdownState = Locked<ShutdownState>(.running)
 
@@ -74,6 +74,7 @@
       guard (0...65_535).contains(port) else {
         throw DoppelError("The port \(port) is not a TCP port. Use 1 to 65535, or 0 to let the system choose.")
       }
+      try configuration.admin.validate()
       let address: SocketAddress
       do {
         address = try SocketAddress.makeAddressResolvingHost(host, port: port)

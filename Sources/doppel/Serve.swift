@@ -70,6 +70,15 @@
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
+    @Option(
+      help:
+        "The path prefix of the admin API (JSON: stubs, scenario, state, requests, verify, reset), or off. Default: /__doppel/, off with --allow-remote."
+    )
+    var adminPrefix: String?
+
+    @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
+    var journalLimit = 10_000
+
     func validate() throws {
       guard (0...65_535).contains(port) else {
         throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
@@ -86,6 +95,7 @@
       guard (1...1_000_000).contains(maxConnections) else {
         throw ValidationError("--max-connections \(maxConnections) is out of range; use 1 to 1000000.")
       }
+      try validateAdmin()
     }
 
     /// A timeout given on the command line in seconds: more than 0, at most a day.
@@ -117,6 +127,7 @@
         paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 })
       let loaded = try inputs.load()
       var configuration = StubServer.Configuration()
+      let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)
       configuration.allowsNonLoopback = allowRemote
       configuration.unmatchedStatus = unmatchedStatus
       configuration.headerTimeout = try Self.timeout(headerTimeout, option: "--header-timeout")
@@ -126,7 +137,7 @@
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out($0.description) } }
       let server = try await StubServer.start(
-        serving: loaded.backend, host: host, port: port, configuration: configuration)
+        serving: backend, host: host, port: port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
       Console.out(
         origin == nil
@@ -136,16 +147,8 @@
       let signals = SignalWatcher { _ in serving.cancel() }
       defer { signals.cancel() }
       let watching = watch ? Task { await Self.watch(inputs, server: server) } : nil
-      // Nothing reads the journal of a long-running server: keep its memory flat.
-      let trimming = Task {
-        while !Task.isCancelled {
-          try? await Task.sleep(for: .seconds(1))
-          server.backend.discardJournal()
-        }
-      }
       await serving.value
       watching?.cancel()
-      trimming.cancel()
       Console.out("Stopped.")
     }
 
@@ -158,9 +161,9 @@
         guard now != last else { continue }
         last = now
         do {
-          let loaded = try inputs.load()
-          server.backend = loaded.backend
-          Console.out("Reloaded \(loaded.summary)")
+          let notes = try server.reloadFiles()
+          Console.out("Reloaded \(Self.lastSummary.withLock { $0 })")
+          for note in notes { Console.out(note) }
         } catch {
           Console.error("Not reloaded, still serving the previous version: \(error)")
         }

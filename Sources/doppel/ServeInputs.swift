@@ -15,6 +15,8 @@
       let backend: Backend
       /// `doppel.json (scenario "empty"), breeds.har: 7 stubs`
       let summary: String
+      /// The scenarios of every manifest, in order, each once.
+      var scenarioNames: [String] = []
     }
 
     /// Loads every input into a new backend.
@@ -86,8 +88,11 @@
         }
       }
       let count = backend.stubs.count
+      var names: [String] = []
+      for name in manifests.flatMap(\.manifest.scenarioNames) where !names.contains(name) { names.append(name) }
       return Loaded(
-        backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")")
+        backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")",
+        scenarioNames: names)
     }
 
     private enum Either {

@@ -73,3 +73,11 @@ struct BreedClient {
     return try JSONDecoder().decode(Breeds.self, from: data)
   }
 }
+
+/// Stands in for a UI test's `XCUIApplication` (XCUITest exists on Apple platforms only).
+struct UITestApplication {
+  func launch() {}
+}
+
+/// The app a UI test drives.
+let app = UITestApplication()

@@ -121,13 +121,13 @@ extension Backend {
 
   private func unmatched(_ request: Request, _ context: Context) -> Plan {
     let stubs = router.stubs
-    let report = NearMissReport.make(for: request, stubs: stubs, state: scenarioState)
+    let report = NearMissReport.make(for: request, stubs: stubs, state: machine.withLock { $0 })
     let (policy, reporter) = state.withLock { ($0.unmatchedPolicy, $0.issueReporter) }
     let entry = JournalEntry(request: request, unmatchedReport: report)
     switch policy.kind {
     case .fail:
       // Reported where the fix most likely goes: the closest stub's declaration.
-      let closest = NearMissReport.closestStub(to: request, among: stubs, state: scenarioState)?.location
+      let closest = NearMissReport.closestStub(to: request, among: stubs, state: machine.withLock { $0 })?.location
       reporter.report(DoppelIssue(report, location: closest, isUnmatchedRequest: true))
       let error = URLError(
         .resourceUnavailable,

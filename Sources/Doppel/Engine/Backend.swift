@@ -20,8 +20,8 @@ import Foundation
 public final class Backend: Sendable {
   let router = Router()
   let state: Locked<State>
-  /// The current state of the backend's stateful stubs (see ``StubHandle/requiresState(_:)``).
-  let machine = Locked("initial")
+  /// The current states of the backend's state machines (see ``StubHandle/requiresState(_:)``).
+  let machine = Locked(StateMachines())
   let clockBox: ClockBox
   /// The identity `URLSession` requests use to find this backend (see ``configuration``).
   let id: UInt32
@@ -85,8 +85,8 @@ public final class Backend: Sendable {
   /// The state that stateful stubs require and move (see ``StubHandle/requiresState(_:)`` and
   /// ``StubHandle/setsState(_:)``). It starts as `"initial"`; set it to put the backend in a state.
   public var scenarioState: String {
-    get { machine.withLock { $0 } }
-    set { machine.withLock { $0 = newValue } }
+    get { machine.withLock { $0.main } }
+    set { machine.withLock { $0.main = newValue } }
   }
 
   /// What happens to requests no stub matches.

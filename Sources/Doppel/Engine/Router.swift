@@ -141,7 +141,7 @@ final class Router: Sendable {
   /// The newest stub that matches and still has answers left, with the answer taken from it and the
   /// path captures.
   func resolve(
-    _ request: Request, machine: Locked<String>
+    _ request: Request, machine: Locked<StateMachines>
   ) -> (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])? {
     // Copying the buckets out is a retain each; matching runs outside the lock so user closures can
     // call back into the backend.

@@ -66,11 +66,14 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     let requiredState: String?
     let nextState: String?
     let expected: ClosedRange<Int>?
+    /// The state machine `requiredState` and `nextState` belong to; `nil` for the backend's main one.
+    let machine: String?
 
-    init(requiredState: String?, nextState: String?, expected: ClosedRange<Int>?) {
+    init(requiredState: String?, nextState: String?, expected: ClosedRange<Int>?, machine: String?) {
       self.requiredState = requiredState
       self.nextState = nextState
       self.expected = expected
+      self.machine = machine
     }
 
     /// Whether the stub takes part in the backend's scenario state.
@@ -79,13 +82,14 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
   /// Changes one of the settings.
   private func changeSettings(
-    requiredState: String?? = nil, nextState: String?? = nil, expected: ClosedRange<Int>?? = nil
+    requiredState: String?? = nil, nextState: String?? = nil, expected: ClosedRange<Int>?? = nil,
+    machine: String?? = nil
   ) {
     withState { state in
       let old = state.settings
       state.settings = Settings(
         requiredState: requiredState ?? old?.requiredState, nextState: nextState ?? old?.nextState,
-        expected: expected ?? old?.expected)
+        expected: expected ?? old?.expected, machine: machine ?? old?.machine)
     }
   }
 
@@ -195,6 +199,25 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   /// The state this stub moves the backend to, if any.
   public var nextState: String? { withState { $0.settings?.nextState } }
 
+  /// Makes ``requiresState(_:)`` and ``setsState(_:)`` refer to the state machine called `name`
+  /// instead of the backend's main one (``Backend/scenarioState``). Each machine has its own
+  /// state, `initial` at first, so independent flows (signing in, a basket) do not step on each
+  /// other:
+  ///
+  /// ```swift
+  /// backend.stub(.post("/login"), .status(204)).setsState("signedIn").stateMachine("session")
+  /// backend.stub(.get("/me"), .json(me)).requiresState("signedIn").stateMachine("session")
+  /// backend.stub(.post("/basket"), .status(201)).setsState("full").stateMachine("basket")
+  /// ```
+  @discardableResult
+  public func stateMachine(_ name: String) -> StubHandle {
+    changeSettings(machine: .some(name))
+    return self
+  }
+
+  /// The state machine this stub's states belong to; `nil` for the backend's main one.
+  public var stateMachine: String? { withState { $0.settings?.machine } }
+
   /// Whether ``remove()`` was called.
   public var isRemoved: Bool { withState { $0.removed } }
 
@@ -221,25 +244,25 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
   /// Takes one answer, checking and moving the backend's state together when the stub is
   /// stateful, or `nil` when the stub is removed, used up or waits for another state.
-  func claim(machine: Locked<String>) -> Claim? {
+  func claim(machine: Locked<StateMachines>) -> Claim? {
     // One lock for the common stub that takes part in no scenario state.
     enum Outcome {
       case claimed(Claim?)
-      case needsState(required: String?, next: String?)
+      case needsState(required: String?, next: String?, machine: String?)
     }
     let outcome = withState { state -> Outcome in
       if let settings = state.settings, settings.isStateful {
-        return .needsState(required: settings.requiredState, next: settings.nextState)
+        return .needsState(required: settings.requiredState, next: settings.nextState, machine: settings.machine)
       }
       return .claimed(Self.take(&state, limit: limit))
     }
     switch outcome {
     case .claimed(let claim): return claim
-    case .needsState(let required, let next):
-      return machine.withLock { current -> Claim? in
-        if let required, current != required { return nil }
+    case .needsState(let required, let next, let name):
+      return machine.withLock { machines -> Claim? in
+        if let required, machines[name] != required { return nil }
         guard let claim = claim() else { return nil }
-        if let next { current = next }
+        if let next { machines[name] = next }
         return claim
       }
     }

@@ -56,10 +56,12 @@ extension Backend {
   private func register(_ stubs: [ManifestStub]) -> [StubHandle] {
     stubs.map { stub in
       let handle = self.stub(
-        stub.matcher, stub.responder, times: stub.times, name: stub.name, fileID: stub.location.fileID,
+        stub.matcher, stub.template?.responder(clock: clockBox) ?? stub.responder, times: stub.times, name: stub.name,
+        fileID: stub.location.fileID,
         filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
       if let state = stub.requiresState { handle.requiresState(state) }
       if let state = stub.setsState { handle.setsState(state) }
+      if let name = stub.stateMachine { handle.stateMachine(name) }
       return handle
     }
   }

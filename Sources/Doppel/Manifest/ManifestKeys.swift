@@ -6,7 +6,7 @@ enum ManifestKeys {
   /// One scenario under `scenarios`.
   static let scenario = ["description", "fixtureDirectory", "stubs"]
   /// One stub.
-  static let stub = ["name", "request", "response", "times", "requiresState", "setsState"]
+  static let stub = ["name", "request", "response", "times", "requiresState", "setsState", "stateMachine"]
   /// A stub's `request`.
   static let request = [
     "method", "url", "host", "pathGlob", "pathRegex", "query", "queryExactly", "headers",
@@ -17,7 +17,7 @@ enum ManifestKeys {
   /// A stub's `response`.
   static let response = [
     "status", "headers", "json", "text", "file", "contentType", "error", "redirect", "never", "sequence", "then",
-    "delay", "throttle", "chunked", "dropAfterBytes",
+    "delay", "throttle", "chunked", "dropAfterBytes", "template",
   ]
   /// One response of a `sequence`: a response without `sequence` and `then`.
   static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" }

@@ -10,6 +10,10 @@ struct ManifestStub: Sendable {
   /// The backend state the stub requires, and the one it moves the backend to.
   var requiresState: String?
   var setsState: String?
+  /// The state machine those states belong to; `nil` for the main one.
+  var stateMachine: String?
+  /// For a response with `"template": true`: what fills it in for each request.
+  var template: ResponseTemplate?
 }
 
 /// A named set of stubs layered over the base stubs.
@@ -119,7 +123,7 @@ extension ManifestReader {
 
   /// One stub, or `nil` when it has a problem. Its request, response and other keys are checked
   /// independently, so each of their problems is reported.
-  private func stub(_ node: PositionedJSON, _ path: ManifestKeyPath) -> ManifestStub? {
+  func stub(_ node: PositionedJSON, _ path: ManifestKeyPath) -> ManifestStub? {
     guard
       let fields = collecting({ () throws(ManifestProblem) in
         try object(node, path, known: ManifestKeys.stub, what: "a stub")
@@ -164,6 +168,22 @@ extension ManifestReader {
       matcher: matcher, responder: responder, times: times, name: name, location: location(node.offset))
     stub.requiresState = requiresState
     stub.setsState = setsState
+    if let node = fields["stateMachine"] {
+      guard
+        let machine = collecting({ () throws(ManifestProblem) in
+          try nonEmptyString(node, fields.path("stateMachine"), what: "a state machine name")
+        })
+      else { return nil }
+      stub.stateMachine = machine
+    }
+    if let response = fields["response"], let request = fields["request"] {
+      guard
+        let template = collecting({ () throws(ManifestProblem) in
+          try template(response, fields.path("response"), request: request, responder: responder)
+        })
+      else { return nil }
+      stub.template = template
+    }
     return stub
   }
 

@@ -6,7 +6,8 @@ extension Matcher {
     Matcher(
       Condition(
         field: "body", expected: summarize(data), summary: "body \(summarize(data))",
-        actual: { summarize($0.body) }, passes: { ($0.body ?? Data()) == data }))
+        actual: { summarize($0.body) }, passes: { ($0.body ?? Data()) == data })
+    ).wired(String(data: data, encoding: .utf8).map(Wire.text))
   }
 
   /// Requires the body to be exactly this text, encoded as UTF-8.
@@ -31,13 +32,14 @@ extension Matcher {
   /// backend.stub(.post("/orders") && .jsonBody(["sku": "A1", "quantity": 2]), .status(201))
   /// ```
   public static func jsonBody(_ json: JSONValue) -> Matcher {
-    jsonMatcher(json, subset: false)
+    jsonMatcher(json, subset: false).wired(.json(json))
   }
 
   /// Requires the body to be JSON equal to `value` encoded with `encoder`.
   public static func jsonBody<T: Encodable>(_ value: T, encoder: JSONEncoder = JSONEncoder()) -> Matcher {
     do {
-      return jsonMatcher(try JSONValue(encoding: value, encoder: encoder), subset: false)
+      let json = try JSONValue(encoding: value, encoder: encoder)
+      return jsonMatcher(json, subset: false).wired(.json(json))
     } catch {
       return Matcher(.invalid(DoppelError("Could not encode \(T.self) for .jsonBody in a stub: \(error).")))
     }
@@ -46,7 +48,7 @@ extension Matcher {
   /// Requires the body to be JSON that contains `json`: extra object keys are allowed at any depth
   /// (see ``JSONValue/contains(_:)``).
   public static func jsonBody(containing json: JSONValue) -> Matcher {
-    jsonMatcher(json, subset: true)
+    jsonMatcher(json, subset: true).wired(.jsonContaining(json))
   }
 
   /// Requires a form body (`application/x-www-form-urlencoded`) holding these fields, in any order,
@@ -71,7 +73,8 @@ extension Matcher {
             remaining[item] = count - 1
           }
           return true
-        }))
+        })
+    ).wired(.form(fields))
   }
 
   private static func jsonMatcher(_ json: JSONValue, subset: Bool) -> Matcher {

@@ -7,7 +7,8 @@ extension Matcher {
     Matcher(
       Condition(
         field: "header \(name)", expected: "\"\(value)\"", summary: "\(name): \(value)",
-        actual: { headerValue($0, name) }, passes: { $0.headers.values(for: name).contains(value) }))
+        actual: { headerValue($0, name) }, passes: { $0.headers.values(for: name).contains(value) })
+    ).wired(.header(name, value))
   }
 
   /// Requires a header field named `name` (case-insensitive), whatever its value.
@@ -15,7 +16,8 @@ extension Matcher {
     Matcher(
       Condition(
         field: "header \(name)", expected: "present", summary: "has header \(name)",
-        actual: { headerValue($0, name) }, passes: { $0.headers.contains(name) }))
+        actual: { headerValue($0, name) }, passes: { $0.headers.contains(name) })
+    ).wired(.header(name, nil))
   }
 
   /// Requires a header field named `name` whose value contains a match of a regular expression.

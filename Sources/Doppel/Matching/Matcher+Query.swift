@@ -37,7 +37,8 @@ extension Matcher {
           let actual = Dictionary(QueryItem.from(request).map { ($0, 1) }, uniquingKeysWith: +)
           if exactly { return actual == wanted }
           return wanted.allSatisfy { item, count in actual[item, default: 0] >= count }
-        }))
+        })
+    ).wired(.query(expected.map { ($0.name, $0.value) }, exactly: exactly))
   }
 
   static func describe(_ items: [QueryItem]) -> String {

@@ -6,7 +6,8 @@ extension Matcher {
     Matcher(
       Condition(
         field: "method", expected: method.rawValue, summary: method.rawValue, part: .method,
-        literal: .method(method), actual: { $0.method.rawValue }))
+        literal: .method(method), actual: { $0.method.rawValue })
+    ).wired(.method(method.rawValue))
   }
 
   /// `GET` and ``url(_:)``.
@@ -47,6 +48,7 @@ extension Matcher {
       if let port = parsed.port { parts.append(.port(port)) }
       parts.append(.path(parsed.path))
       if let query = parsed.query, !query.isEmpty { parts.append(queryMatcher(query, exactly: false)) }
+      parts = parts.map { $0.wired(.url(string)) }
       return parts.count == 1 ? parts[0] : Matcher(.all(parts))
     }
   }
@@ -83,7 +85,8 @@ extension Matcher {
     return Matcher(
       Condition(
         field: "host", expected: host, summary: host, part: .host, key: .host(host), literal: .host(host),
-        actual: { $0.host }))
+        actual: { $0.host })
+    ).wired(.host(host))
   }
 
   /// Matches the port, counting a URL without one as on its scheme's default (80, 443).
@@ -118,13 +121,15 @@ extension Matcher {
         return Matcher(
           Condition(
             field: "path", expected: "\"\(path)\"", summary: path, part: .path,
-            actual: { "\"\($0.path)\"" }, test: { template.match($0.path) }))
+            actual: { "\"\($0.path)\"" }, test: { template.match($0.path) })
+        ).wired(Wire.path(path))
       }
     }
     return Matcher(
       Condition(
         field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(path),
-        literal: .path(path), actual: { "\"\($0.path)\"" }))
+        literal: .path(path), actual: { "\"\($0.path)\"" })
+    ).wired(Wire.path(path))
   }
 
   /// Matches the path against a glob: `*` within one segment, `**` across segments, `?` one
@@ -136,7 +141,8 @@ extension Matcher {
       return Matcher(
         Condition(
           field: "path", expected: "glob \"\(glob)\"", summary: glob, part: .path,
-          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) }))
+          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) })
+      ).wired(.pathGlob(glob))
     }
   }
 
@@ -149,7 +155,8 @@ extension Matcher {
       return Matcher(
         Condition(
           field: "path", expected: "matching /\(regex)/", summary: "/\(regex)/", part: .path,
-          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) }))
+          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) })
+      ).wired(.pathRegex(regex))
     }
   }
 

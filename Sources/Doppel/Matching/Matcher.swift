@@ -20,6 +20,9 @@ public struct Matcher: Sendable, CustomStringConvertible {
   }
 
   let node: Node
+  /// How the factory that made this matcher is written in a manifest's `request`, so that
+  /// ``DoppelRemote`` can send it to a stub server; `nil` for what a manifest cannot say.
+  var wire: Wire?
 
   init(_ node: Node) { self.node = node }
 
@@ -263,7 +266,8 @@ extension Matcher {
   public static var any: Matcher {
     Matcher(
       Condition(
-        field: "any", expected: "any request", summary: "any request", actual: { _ in "" }, passes: { _ in true }))
+        field: "any", expected: "any request", summary: "any request", actual: { _ in "" }, passes: { _ in true })
+    ).wired(.any)
   }
 
   /// Matches when both match; captures from both are kept.

@@ -3,7 +3,7 @@
 enum NearMissReport {
   static let shown = 3
 
-  static func make(for request: Request, stubs: [StubHandle], state: String) -> String {
+  static func make(for request: Request, stubs: [StubHandle], state: StateMachines) -> String {
     var lines = ["No stub matched \(request.method) \(request.url.absoluteString)"]
     if let body = request.body, !body.isEmpty {
       lines.append("  body: \(Matcher.summarize(body))")
@@ -45,7 +45,7 @@ enum NearMissReport {
   }
 
   /// The stub the report lists first, if any: the one most likely meant for `request`.
-  static func closestStub(to request: Request, among stubs: [StubHandle], state: String) -> StubHandle? {
+  static func closestStub(to request: Request, among stubs: [StubHandle], state: StateMachines) -> StubHandle? {
     rank(request, stubs.filter { $0.matcher.problem == nil }, state: state).first?.stub
   }
 
@@ -55,12 +55,16 @@ enum NearMissReport {
     let passed: Int
   }
 
-  private static func rank(_ request: Request, _ stubs: [StubHandle], state: String) -> [Candidate] {
+  private static func rank(_ request: Request, _ stubs: [StubHandle], state machines: StateMachines) -> [Candidate] {
     let candidates = stubs.map { stub -> Candidate in
       var lines = stub.matcher.check(request)
       if let required = stub.requiredState {
+        let name = stub.stateMachine
+        let state = machines[name]
         lines.append(
-          Matcher.CheckLine(passed: required == state, field: "state", expected: required, actual: state))
+          Matcher.CheckLine(
+            passed: required == state, field: name.map { "state \($0)" } ?? "state", expected: required,
+            actual: state))
       }
       if lines.allSatisfy(\.passed), stub.isExhausted {
         let answered = stub.callCount

@@ -12,7 +12,7 @@
 /// try await load.value
 /// ```
 ///
-/// Any `Clock<Duration>` works with ``Backend/init(unmatched:issueReporter:clock:)``, so a test clock
+/// Any `Clock<Duration>` works with ``Backend/init(unmatched:issueReporter:clock:journalLimit:)``, so a test clock
 /// from another library can be used instead.
 public final class ManualClock: Clock, Sendable {
   /// A point in this clock's time: the duration since the clock was made.

@@ -31,13 +31,30 @@ func snippet_DoppelServer_TheStubServer_L90() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:132
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:156
 #if Server
-func snippet_DoppelServer_TheStubServer_L132() async throws {
+func snippet_DoppelServer_TheStubServer_L156() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = server
+}
+#endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:202
+#if Server
+func snippet_DoppelServer_TheStubServer_L202() async throws {
+  let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
+  try await remote.use(scenario: "empty")
+  try await remote.stub(.get("https://api.example.com/me"), .status(401))
+  app.launch()
+  // … drive the app …
+  try await remote.verify(.post("/login") && .jsonBody(["user": "ada"]), count: 1)
+  let searches = try await remote.requests(matching: .get("/search"))
+  try await remote.reset()
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = remote
+  _ = searches
 }
 #endif

@@ -1,0 +1,119 @@
+import Foundation
+
+extension Matcher {
+  /// How a matcher made by one of the factories is written in a manifest's `request`, so that
+  /// ``DoppelRemote`` can send it to a running stub server. Factories a manifest cannot express
+  /// (a closure, a regular expression on a header or the whole URL, `||`, `!`) have none.
+  enum Wire: Sendable {
+    case any
+    case method(String)
+    /// A URL or a path, as written (`"https://api.example.com/breeds?page=2"`, `"/users/{id}"`).
+    case url(String)
+    case host(String)
+    case pathGlob(String)
+    case pathRegex(String)
+    case query([(String, String)], exactly: Bool)
+    /// A header's exact value, or `nil` for "present".
+    case header(String, String?)
+    case json(JSONValue)
+    case jsonContaining(JSONValue)
+    case text(String)
+    case form([(String, String)])
+
+    /// A path matcher as a manifest `url`: a path written alone is matched on any host. `nil` when
+    /// the path holds characters a URL would read otherwise (`?`, `#`, `%`, a space).
+    static func path(_ path: String) -> Wire? {
+      guard path.hasPrefix("/"), !path.contains(where: { "?#% ".contains($0) }) else { return nil }
+      return .url(path)
+    }
+  }
+
+  /// This matcher, written in a manifest as `wire`.
+  func wired(_ wire: Wire?) -> Matcher {
+    var copy = self
+    copy.wire = wire
+    return copy
+  }
+
+  /// The matcher as a manifest's `request` object, as ``DoppelRemote`` sends it.
+  ///
+  /// - Throws: ``DoppelError`` naming the part a manifest cannot say (a closure matcher, `||`,
+  ///   `!`, a regular expression on a header) and what to use instead.
+  package func manifestRequest() throws(DoppelError) -> JSONValue {
+    if let problem { throw problem }
+    var object: [String: JSONValue] = [:]
+    var headers: [String: JSONValue] = [:]
+    var query: [(String, String)] = []
+    var exactQuery: Bool?
+    func set(_ key: String, _ value: JSONValue, _ part: Matcher) throws(DoppelError) {
+      if let existing = object[key], existing != value {
+        throw DoppelError(
+          "The matcher \(self) cannot be sent to a stub server: it has two \"\(key)\" conditions (\(part) and another), which a manifest request cannot hold. Keep one."
+        )
+      }
+      object[key] = value
+    }
+    for part in flattened {
+      guard let wire = part.wire else {
+        throw Self.unsendable(part, in: self)
+      }
+      switch wire {
+      case .any: continue
+      case .method(let method): try set("method", .string(method), part)
+      case .url(let url): try set("url", .string(url), part)
+      case .host(let host): try set("host", .string(host), part)
+      case .pathGlob(let glob): try set("pathGlob", .string(glob), part)
+      case .pathRegex(let regex): try set("pathRegex", .string(regex), part)
+      case .query(let items, let exactly):
+        if let exactQuery, exactQuery != exactly {
+          throw DoppelError(
+            "The matcher \(self) cannot be sent to a stub server: it requires some query items exactly and others among more, which a manifest request cannot hold. Use one .query(…)."
+          )
+        }
+        exactQuery = exactly
+        query += items
+      case .header(let name, let value):
+        let written: JSONValue = value.map(JSONValue.string) ?? .bool(true)
+        if let existing = headers[name], existing != written {
+          throw DoppelError(
+            "The matcher \(self) cannot be sent to a stub server: it has two conditions on the header \(name), which a manifest request cannot hold. Keep one."
+          )
+        }
+        headers[name] = written
+      case .json(let json): try set("json", json, part)
+      case .jsonContaining(let json): try set("jsonContaining", json, part)
+      case .text(let text): try set("text", .string(text), part)
+      case .form(let fields): try set("form", Self.pairs(fields), part)
+      }
+    }
+    if !headers.isEmpty { object["headers"] = .object(headers) }
+    if let exactQuery { object[exactQuery ? "queryExactly" : "query"] = Self.pairs(query) }
+    let bodies = ["json", "jsonContaining", "text", "form"].filter { object[$0] != nil }
+    if bodies.count > 1 {
+      throw DoppelError(
+        "The matcher \(self) cannot be sent to a stub server: it matches the body two ways (\(bodies.joined(separator: " and "))), which a manifest request cannot hold. Keep one."
+      )
+    }
+    return .object(object)
+  }
+
+  /// `{"tag": ["a", "b"], "page": "2"}`: a name that repeats holds an array.
+  private static func pairs(_ pairs: [(String, String)]) -> JSONValue {
+    var object: [String: [String]] = [:]
+    for (name, value) in pairs { object[name, default: []].append(value) }
+    return .object(object.mapValues { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) })
+  }
+
+  private static func unsendable(_ part: Matcher, in whole: Matcher) -> DoppelError {
+    let fix: String
+    switch part.node {
+    case .any: fix = "A manifest request has no \"||\": send one stub per alternative."
+    case .not: fix = "A manifest request has no \"!\": match what the request is rather than what it is not."
+    case .all, .condition:
+      fix =
+        "A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body) and form; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
+    }
+    let whole = whole.description == part.description ? "" : " (in \(whole))"
+    return DoppelError("The matcher \(part)\(whole) cannot be sent to a stub server. \(fix)")
+  }
+}

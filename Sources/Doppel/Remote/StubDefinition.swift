@@ -1,0 +1,235 @@
+import Foundation
+
+/// A stub written as a manifest's stub object, read from somewhere other than a manifest file
+/// (the body of a request to a stub server's admin API), with the manifest's rules and messages.
+package struct StubDefinition: Sendable {
+  var stub: ManifestStub
+  /// The stub object as received, compact.
+  package let json: String
+
+  /// Reads one stub object (`{"request": …, "response": …}`).
+  ///
+  /// - Parameters:
+  ///   - data: the JSON text.
+  ///   - source: what errors name instead of a file, such as `request body`.
+  ///   - directory: where relative fixture paths (`"file"`) are found.
+  /// - Throws: ``DoppelError`` as for a manifest: `source:line:column: key.path: the problem and the fix`.
+  package init(parsing data: Data, source: String, directory: URL) throws(DoppelError) {
+    let root = try Self.parse(data, source: source)
+    let reader = ManifestReader(url: directory.appendingPathComponent(Self.fileName), bytes: [UInt8](data))
+    let read = reader.stub(root, .root)
+    let problems = reader.log.sorted
+    guard problems.isEmpty, let read else {
+      let message =
+        problems.isEmpty ? "\(source): the stub could not be read." : problems.map(\.message).joined(separator: "\n")
+      throw Self.renamed(DoppelError(message), reader: reader, source: source)
+    }
+    stub = read
+    json = root.serialized
+  }
+
+  /// Where the stub counts as declared (in near-miss reports and the journal): by default
+  /// `source` at the stub's line; a client may name its own call site (`LoginUITests.swift:42`).
+  package var location: CodeLocation {
+    get { stub.location }
+    set {
+      stub = ManifestStub(
+        matcher: stub.matcher, responder: stub.responder, times: stub.times, name: stub.name, location: newValue,
+        requiresState: stub.requiresState, setsState: stub.setsState, stateMachine: stub.stateMachine,
+        template: stub.template)
+    }
+  }
+
+  /// The manifest stub object's keys.
+  package static var keys: [String] { ManifestKeys.stub }
+
+  /// A placeholder file name for the reader, replaced by `source` in messages.
+  private static let fileName = "admin"
+
+  static func parse(_ data: Data, source: String) throws(DoppelError) -> PositionedJSON {
+    guard String(data: data, encoding: .utf8) != nil else {
+      throw DoppelError("\(source): the JSON is not UTF-8 text. Send UTF-8.")
+    }
+    let bytes = [UInt8](data)
+    do {
+      return try PositionedJSONParser.parse(bytes, whenEmpty: "the body is empty")
+    } catch {
+      let message = error.message
+      throw DoppelError("\(source):\(TextPosition(offset: error.offset, in: bytes)): malformed JSON: \(message).")
+    }
+  }
+
+  /// `error` with the reader's placeholder path replaced by `source`.
+  static func renamed(_ error: DoppelError, reader: ManifestReader, source: String) -> DoppelError {
+    // Every line of a message that lists several problems starts with the path.
+    let lines = error.message.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.hasPrefix(reader.displayPath) ? source + line.dropFirst(reader.displayPath.count) : String(line)
+    }
+    return DoppelError(lines.joined(separator: "\n"))
+  }
+
+  /// Reads a verification: `{"request": <a manifest stub's request>, "count": 1}`, with
+  /// `count`, or `atLeast` and/or `atMost`, or none (just count).
+  ///
+  /// - Returns: the request pattern, and the counts that pass (`nil` when none was asked for).
+  /// - Throws: ``DoppelError`` as for a manifest: `source:line:column: key.path: the problem and the fix`.
+  package static func verification(
+    _ data: Data, source: String
+  ) throws(DoppelError) -> (matcher: Matcher, expected: ClosedRange<Int>?) {
+    let root = try parse(data, source: source)
+    let reader = ManifestReader(url: URL(fileURLWithPath: "/").appendingPathComponent(fileName), bytes: [UInt8](data))
+    do throws(ManifestProblem) {
+      let fields = try reader.object(
+        root, .root, known: ["request", "count", "atLeast", "atMost"], what: "a verification")
+      guard let pattern = fields["request"] else {
+        throw reader.error(
+          root, .root,
+          "\"request\" is missing: the requests to count, written as a manifest stub's request, such as \"GET /me\" or {\"method\": \"POST\", \"url\": \"/orders\"}."
+        )
+      }
+      let matcher = try reader.matcher(pattern, fields.path("request"))
+      try reader.requireAtMostOne(
+        ["count", "atLeast"], in: fields, "count is exact; use atLeast and atMost for a range.")
+      try reader.requireAtMostOne(
+        ["count", "atMost"], in: fields, "count is exact; use atLeast and atMost for a range.")
+      func number(_ key: String) throws(ManifestProblem) -> Int? {
+        guard let node = fields[key] else { return nil }
+        return try reader.integer(node, fields.path(key), in: 0...Int.max, what: "a number of requests (0 or more)")
+      }
+      if let count = try number("count") { return (matcher, count...count) }
+      let low = try number("atLeast")
+      let high = try number("atMost")
+      if low == nil && high == nil { return (matcher, nil) }
+      guard (low ?? 0) <= (high ?? Int.max) else {
+        throw reader.error(
+          fields["atMost"]!, fields.path("atMost"),
+          "atMost (\(high ?? 0)) is below atLeast (\(low ?? 0)); no count passes. Swap them.")
+      }
+      return (matcher, (low ?? 0)...(high ?? Int.max))
+    } catch {
+      throw renamed(DoppelError(error.message), reader: reader, source: source)
+    }
+  }
+}
+
+extension Backend {
+  /// Registers a stub read with ``StubDefinition``, as a manifest's stubs are registered.
+  @discardableResult
+  package func register(_ definition: StubDefinition) -> StubHandle {
+    let stub = definition.stub
+    let handle = self.stub(
+      stub.matcher, stub.template?.responder(clock: clockBox) ?? stub.responder, times: stub.times, name: stub.name,
+      fileID: stub.location.fileID,
+      filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
+    if let state = stub.requiresState { handle.requiresState(state) }
+    if let state = stub.setsState { handle.setsState(state) }
+    if let name = stub.stateMachine { handle.stateMachine(name) }
+    return handle
+  }
+
+  /// Replaces every stub with copies of `other`'s (same matchers, responders, limits, names,
+  /// locations, states and expectations; call counts start again), and takes its unmatched policy.
+  /// The journal and the state are kept: a stub server reloads its files this way.
+  ///
+  /// - Returns: the new handles, oldest first.
+  @discardableResult
+  package func replaceStubs(with other: Backend) -> [StubHandle] {
+    removeAllStubs()
+    unmatchedPolicy = other.unmatchedPolicy
+    return other.stubs.map { stub in
+      let location = stub.location
+      let handle = self.stub(
+        stub.matcher, stub.responder, times: stub.limit, name: stub.name, fileID: location.fileID,
+        filePath: location.filePath, line: location.line, column: location.column)
+      if let state = stub.requiredState { handle.requiresState(state) }
+      if let state = stub.nextState { handle.setsState(state) }
+      if let name = stub.stateMachine { handle.stateMachine(name) }
+      if let expected = stub.expectedCalls {
+        _ =
+          expected.upperBound == Int.max
+          ? handle.expect(atLeast: expected.lowerBound) : handle.expect(times: expected.lowerBound)
+      }
+      return handle
+    }
+  }
+
+  /// The near-miss report for `request` against this backend's stubs, as an unmatched request
+  /// would get it.
+  package func nearMissReport(for request: Request) -> String {
+    NearMissReport.make(for: request, stubs: stubs, state: machine.withLock { $0 })
+  }
+}
+
+extension Matcher {
+  /// The report for a verification that failed: how many requests matched against how many were
+  /// expected, then the requests closest to the pattern, field by field (as a near-miss report
+  /// shows stubs).
+  ///
+  /// - Parameters:
+  ///   - requests: the requests the journal keeps.
+  ///   - count: how many of them match.
+  ///   - expected: the counts that pass.
+  ///   - dropped: how many older requests the journal's limit dropped.
+  package func verificationReport(
+    requests: [Request], count: Int, expected: ClosedRange<Int>, dropped: Int
+  ) -> String {
+    let kept = requests.count == 1 ? "the 1 request" : "the \(requests.count) requests"
+    var lines = [
+      "Expected \(Self.describe(expected)) matching \(self); found \(count) among \(kept) in the journal."
+    ]
+    if dropped > 0 {
+      lines.append("(\(dropped) older requests were dropped by the journal's limit and not counted.)")
+    }
+    let misses = requests.filter { !matches($0) }
+    if count < expected.lowerBound, !misses.isEmpty {
+      // The closest requests first: fewest failed conditions, then the most recent.
+      let ranked = misses.enumerated().map { item -> (Int, Int, Request, [CheckLine]) in
+        let lines = check(item.element)
+        return (lines.filter { !$0.passed }.count, -item.offset, item.element, lines)
+      }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+      lines.append("Closest requests:")
+      for (number, candidate) in ranked.prefix(NearMissReport.shown).enumerated() {
+        lines.append("  \(number + 1). \(candidate.2.method) \(candidate.2.url.absoluteString)")
+        let width = candidate.3.map(\.field.count).max() ?? 0
+        for line in candidate.3 {
+          let field = line.field.padding(toLength: width)
+          lines.append(
+            line.passed
+              ? "       ✓ \(field) \(line.expected)" : "       ✗ \(field) expected \(line.expected), got \(line.actual)"
+          )
+        }
+      }
+      let hidden = ranked.count - NearMissReport.shown
+      if hidden > 0 { lines.append("  (\(hidden) more \(hidden == 1 ? "request" : "requests") not shown)") }
+    } else if count < expected.lowerBound {
+      lines.append("The journal has no other requests: make the app send the request, or check the server it talks to.")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `exactly 1 request`, `at least 2 requests`, `1 to 3 requests`, `at most 0 requests`.
+  package static func describe(_ expected: ClosedRange<Int>) -> String {
+    let noun = expected.upperBound == 1 && expected.lowerBound == 1 ? "request" : "requests"
+    if expected.lowerBound == expected.upperBound { return "exactly \(expected.lowerBound) \(noun)" }
+    if expected.upperBound == Int.max {
+      return "at least \(expected.lowerBound) \(expected.lowerBound == 1 ? "request" : "requests")"
+    }
+    if expected.lowerBound == 0 {
+      return "at most \(expected.upperBound) \(expected.upperBound == 1 ? "request" : "requests")"
+    }
+    return "\(expected.lowerBound) to \(expected.upperBound) requests"
+  }
+}
+
+extension StubHandle {
+  /// The stub's registration number in its backend: what a stub server's admin API names it by.
+  package var registrationNumber: Int { order }
+}
+
+extension StubDefinition {
+  /// The candidate closest to `name` when it is likely a typo of it (see the manifest's
+  /// "Did you mean" suggestions).
+  package static func closest(to name: String, in candidates: [String]) -> String? {
+    Suggestion.closest(to: name, in: candidates)
+  }
+}

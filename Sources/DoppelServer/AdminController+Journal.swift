@@ -1,0 +1,119 @@
+#if Server
+  import Doppel
+  import Foundation
+
+  extension AdminController {
+    /// The journal's query parameters.
+    static let requestFilters = ["method", "path", "header", "since"]
+
+    /// `GET requests?method=POST&path=/users/{id}&header=Accept:application/json&since=12`.
+    func requests(_ query: [URLQueryItem], _ backend: Backend) throws -> Answer {
+      var filter: Matcher = .any
+      var since = 0
+      for item in query {
+        let value = item.value ?? ""
+        switch item.name {
+        case "method":
+          guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
+            throw DoppelError("query: method: \"\(value)\" is not an HTTP method. Write one such as GET or POST.")
+          }
+          filter = filter && .method(HTTPMethod(value.uppercased()))
+        case "path":
+          guard value.hasPrefix("/") else {
+            throw DoppelError(
+              "query: path: \"\(value)\" is not a path. Write a path (/users/7), a template (/users/{id}) or a glob (/images/**/*.png)."
+            )
+          }
+          let matcher: Matcher =
+            value.contains("*") || value.contains("?") ? .path(glob: value) : .path(value)
+          if let problem = matcher.problem { throw DoppelError("query: path: \(problem.message)") }
+          filter = filter && matcher
+        case "header":
+          let parts = value.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+          guard let name = parts.first, !name.isEmpty else {
+            throw DoppelError(
+              "query: header: \"\(value)\" is not a header. Write a name (Authorization) or a name and value (Accept: application/json)."
+            )
+          }
+          filter = filter && (parts.count > 1 ? .header(name, parts[1]) : .header(name))
+        case "since":
+          guard let number = Int(value), number >= 0 else {
+            throw DoppelError(
+              "query: since: \"\(value)\" is not an entry number. Pass 0 or more: the \"next\" of an earlier answer.")
+          }
+          since = number
+        default:
+          throw DoppelError(
+            "query: unknown parameter \"\(item.name)\".\(Self.closest(item.name, in: Self.requestFilters).map { " Did you mean \"\($0)\"?" } ?? "") The parameters are: \(Self.requestFilters.joined(separator: ", "))."
+          )
+        }
+      }
+      let next = backend.journalAppended
+      let (entries, dropped) = backend.journal(since: since)
+      let first = next - entries.count
+      var items: [JSONValue] = []
+      for (offset, entry) in entries.enumerated() where filter.matches(entry.request) {
+        items.append(Self.describe(entry, index: first + offset))
+      }
+      return Answer(
+        status: 200,
+        body: [
+          "requests": .array(items), "next": .number(Double(next)), "dropped": .number(Double(dropped)),
+          "journalLimit": backend.journalLimit.map { .number(Double($0)) } ?? .null,
+        ])
+    }
+
+    /// One journal entry as JSON.
+    static func describe(_ entry: JournalEntry, index: Int) -> JSONValue {
+      let request = entry.request
+      var object: [String: JSONValue] = [
+        "index": .number(Double(index)),
+        "method": .string(request.method.rawValue),
+        "url": .string(request.url.absoluteString),
+        "path": .string(request.path),
+        "headers": .array(request.headers.map { ["name": .string($0.name), "value": .string($0.value)] }),
+        "matched": .bool(entry.isMatched),
+      ]
+      if let body = request.body, !body.isEmpty {
+        if let text = String(data: body, encoding: .utf8) {
+          object["body"] = ["text": .string(text)]
+        } else {
+          object["body"] = ["base64": .string(body.base64EncodedString())]
+        }
+      }
+      if let stub = entry.stub {
+        var described: [String: JSONValue] = [
+          "id": .number(Double(stub.registrationNumber)), "location": .string(stub.location.description),
+        ]
+        if let name = stub.name { described["name"] = .string(name) }
+        object["stub"] = .object(described)
+      }
+      if let response = entry.response { object["status"] = .number(Double(response.status)) }
+      if let error = entry.error { object["error"] = .string("\(error)") }
+      if let report = entry.unmatchedReport { object["nearMiss"] = .string(report) }
+      return .object(object)
+    }
+
+    /// `POST verify` with `{"request": …, "count": 1}`.
+    func verify(_ body: Data?, _ backend: Backend) throws -> Answer {
+      let (matcher, expected) = try StubDefinition.verification(body ?? Data(), source: "request body")
+      let requests = backend.requests
+      let count = requests.filter(matcher.matches).count
+      var object: [String: JSONValue] = [
+        "count": .number(Double(count)), "request": .string(matcher.description),
+        "dropped": .number(Double(backend.droppedJournalEntries)),
+      ]
+      if let expected {
+        let ok = expected.contains(count)
+        object["ok"] = .bool(ok)
+        object["expected"] = .string(Matcher.describe(expected))
+        if !ok {
+          object["report"] = .string(
+            matcher.verificationReport(
+              requests: requests, count: count, expected: expected, dropped: backend.droppedJournalEntries))
+        }
+      }
+      return Answer(status: 200, body: .object(object))
+    }
+  }
+#endif

@@ -1,0 +1,34 @@
+#if Server
+  import Doppel
+  import Foundation
+  import NIOCore
+  import NIOHTTP1
+
+  extension StubHTTPHandler {
+    /// Answers a request under the admin API's prefix: never matched against stubs, never
+    /// journaled.
+    func answerAdmin(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
+      keepAlive = head.isKeepAlive
+      headSent = false
+      let data = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
+      let answer = core.admin.answer(
+        method: head.method.rawValue, target: head.uri, body: data, backend: core.backend)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      var bytes = (try? encoder.encode(answer.body)) ?? Data(#"{"error":"The answer could not be encoded."}"#.utf8)
+      bytes.append(UInt8(ascii: "\n"))
+      var headers = NIOHTTP1.HTTPHeaders()
+      headers.add(name: "Content-Type", value: "application/json")
+      headers.add(name: "Cache-Control", value: "no-store")
+      if !answer.allow.isEmpty { headers.add(name: "Allow", value: answer.allow.joined(separator: ", ")) }
+      headers.add(name: "Content-Length", value: String(bytes.count))
+      writeHead(answer.status, headers, context: context)
+      if head.method != .HEAD {
+        var buffer = context.channel.allocator.buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+      }
+      end(context)
+    }
+  }
+#endif

@@ -1,0 +1,57 @@
+#if Server
+  import ArgumentParser
+  import Doppel
+  import DoppelServer
+  import Foundation
+
+  extension Serve {
+    /// The admin API's prefix, or `nil` for off: `/__doppel/` unless `--admin-prefix` says
+    /// otherwise, and off with `--allow-remote` unless asked for, since anyone who reaches the
+    /// server could then add stubs (and a stub can serve any file the server can read).
+    var effectiveAdminPrefix: String? {
+      guard let adminPrefix else { return allowRemote ? nil : "/__doppel/" }
+      return adminPrefix == "off" ? nil : adminPrefix
+    }
+
+    /// The summary of the inputs as last loaded, for the "Reloaded" line.
+    static let lastSummary = Locked("")
+
+    /// Checks `--admin-prefix` and `--journal-limit`.
+    func validateAdmin() throws {
+      guard (1...10_000_000).contains(journalLimit) else {
+        throw ValidationError(
+          "--journal-limit \(journalLimit) is out of range; use 1 to 10000000 (requests the journal keeps).")
+      }
+      guard let prefix = effectiveAdminPrefix else { return }
+      var admin = StubServer.AdminAPI()
+      admin.pathPrefix = prefix
+      do {
+        try admin.validate()
+      } catch {
+        throw ValidationError(
+          "--admin-prefix \(prefix) is not a path prefix; write one such as /__doppel/, or off.")
+      }
+    }
+
+    /// The backend the server keeps for its whole life (its journal bounded by `--journal-limit`),
+    /// serving what `loaded` says, and the admin API's settings: the prefix and how to read the
+    /// inputs again in another scenario.
+    func adminBackend(
+      _ loaded: ServeInputs.Loaded, inputs: ServeInputs, configuration: inout StubServer.Configuration
+    ) -> Backend {
+      let backend = Backend(issueReporter: .ignore, journalLimit: journalLimit)
+      backend.replaceStubs(with: loaded.backend)
+      Self.lastSummary.withLock { $0 = loaded.summary }
+      configuration.admin.pathPrefix = effectiveAdminPrefix
+      let paths = inputs.paths
+      configuration.admin.files = StubServer.StubFiles(
+        scenarioNames: loaded.scenarioNames, scenario: inputs.scenario
+      ) { scenario in
+        let reloaded = try ServeInputs(paths: paths, scenario: scenario).load()
+        Self.lastSummary.withLock { $0 = reloaded.summary }
+        return reloaded.backend
+      }
+      return backend
+    }
+  }
+#endif

@@ -1,0 +1,360 @@
+#if Server
+  import Doppel
+  import DoppelServer
+  import Foundation
+  import Testing
+
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
+  /// The admin API through a real server in process: JSON in and out, exact error texts.
+  @Suite(.timeLimit(.minutes(1))) struct AdminAPITests {
+    /// A manifest with a login flow and an "empty" scenario.
+    static let manifestText = #"""
+      {
+        "stubs": [
+          { "name": "me", "request": "GET https://api.example.com/me", "response": { "status": 401 } },
+          { "request": "POST https://api.example.com/login", "response": { "status": 204 }, "setsState": "loggedIn" },
+          { "request": "GET https://api.example.com/me", "response": { "json": {"name": "Ada"} }, "requiresState": "loggedIn" }
+        ],
+        "scenarios": {
+          "empty": { "stubs": [ { "request": "GET https://api.example.com/breeds", "response": { "json": [] } } ] }
+        }
+      }
+      """#
+
+    /// A server serving the manifest, with its admin API able to switch scenarios and reset.
+    private func withManifestServer(
+      journalLimit: Int? = nil, _ body: (StubServer) async throws -> Void
+    ) async throws {
+      let manifest = try Manifest(data: Data(Self.manifestText.utf8), url: URL(fileURLWithPath: "/tmp/doppel.json"))
+      let backend = Backend(issueReporter: .ignore, journalLimit: journalLimit)
+      try backend.addStubs(from: manifest, scenario: .base)
+      var configuration = StubServer.Configuration()
+      configuration.admin.files = StubServer.StubFiles(scenarioNames: manifest.scenarioNames) { scenario in
+        try Backend(
+          manifest: manifest, scenario: scenario.map(ScenarioSelection.named) ?? .base, issueReporter: .ignore)
+      }
+      try await withStubServer(backend, configuration: configuration) { server in try await body(server) }
+    }
+
+    /// Sends an admin request; returns the status and the JSON answer.
+    private func admin(
+      _ server: StubServer, _ method: String, _ path: String, _ body: String? = nil
+    ) async throws -> (status: Int, json: JSONValue) {
+      let (text, response) = try await fetch(
+        server.url("/__doppel/" + path), method: method, body: body.map { Data($0.utf8) })
+      #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+      return (response.statusCode, try JSONValue(parsing: Data(text.utf8)))
+    }
+
+    private func error(_ answer: (status: Int, json: JSONValue)) -> String? {
+      if case .object(let object) = answer.json, case .string(let message)? = object["error"] { return message }
+      return nil
+    }
+
+    @Test func aStubAddedAtRunTimeAnswersOverTheFilesAndIsListed() async throws {
+      try await withManifestServer { server in
+        #expect(try await fetch(server.url("/me")).response.statusCode == 401)
+        let added = try await admin(
+          server, "POST", "stubs", #"{"name": "ok me", "request": "GET /me", "response": {"json": {"name": "Bo"}}}"#)
+        #expect(added.status == 201)
+        #expect(added.json["source"] == "admin")
+        #expect(added.json["location"] == "admin:1")
+        let (body, response) = try await fetch(server.url("/me"))
+        #expect(response.statusCode == 200)
+        #expect(body == #"{"name":"Bo"}"#)
+
+        let list = try await admin(server, "GET", "stubs")
+        guard case .array(let stubs)? = list.json["stubs"] else { throw DoppelError("no stubs array") }
+        #expect(stubs.count == 4)
+        #expect(stubs.last?["name"] == "ok me")
+        #expect(stubs.last?["callCount"] == 1)
+
+        let removed = try await admin(server, "DELETE", "stubs")
+        #expect(removed.json == ["removed": 1])
+        #expect(try await fetch(server.url("/me")).response.statusCode == 401)
+      }
+    }
+
+    @Test func aTemplatedStubAddedAtRunTimeFillsInTheRequest() async throws {
+      try await withManifestServer { server in
+        let added = try await admin(
+          server, "POST", "stubs",
+          #"{"request": "GET /users/{id}", "response": {"template": true, "json": {"id": "{{path.id}}"}}}"#)
+        #expect(added.status == 201)
+        #expect(try await fetch(server.url("/users/42")).body == #"{"id":"42"}"#)
+        let typo = try await admin(
+          server, "POST", "stubs",
+          #"{"request": "GET /users/{id}", "response": {"template": true, "text": "{{path.ID}}"}}"#)
+        #expect(
+          error(typo)
+            == #"request body:1:72: response.text: unknown template variable "{{path.ID}}". Did you mean "{{path.id}}"? The request's path parameters are: id."#
+        )
+      }
+    }
+
+    @Test func oneStubIsRemovedByItsID() async throws {
+      try await withManifestServer { server in
+        let added = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "response": {"status": 418}}"#)
+        guard case .number(let id)? = added.json["id"] else { throw DoppelError("no id") }
+        #expect(try await admin(server, "DELETE", "stubs/\(Int(id))").status == 200)
+        let again = try await admin(server, "DELETE", "stubs/\(Int(id))")
+        #expect(again.status == 404)
+        #expect(
+          error(again)
+            == "There is no stub \(Int(id)): it was removed, or the files were reloaded (which numbers the stubs again). GET /__doppel/stubs lists the stubs."
+        )
+      }
+    }
+
+    @Test func aBadStubGetsTheManifestMessageWithPositionAndKeyPath() async throws {
+      try await withManifestServer { server in
+        let badStatus = try await admin(
+          server, "POST", "stubs", #"{"request": "GET /x", "response": {"status": 999}}"#)
+        #expect(badStatus.status == 400)
+        #expect(
+          error(badStatus)
+            == "request body:1:46: response.status: expected an HTTP status from 100 to 599, found the number 999, which is too large.")
+        let typo = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "respons": {}}"#)
+        #expect(
+          error(typo)
+            == #"request body:1:23: unknown key "respons". Did you mean "response"? The keys of a stub are: name, request, response, times, requiresState, setsState, stateMachine."#
+        )
+        let malformed = try await admin(server, "POST", "stubs", #"{"request": "GET /x",}"#)
+        #expect(error(malformed)?.hasPrefix("request body:1:22: malformed JSON: ") == true)
+        let empty = try await admin(server, "POST", "stubs")
+        #expect(error(empty) == "request body:1:1: malformed JSON: the body is empty.")
+        // Nothing was added.
+        guard case .array(let stubs)? = try await admin(server, "GET", "stubs").json["stubs"] else { return }
+        #expect(stubs.count == 3)
+      }
+    }
+
+    @Test func theScenarioSwitchesAndKeepsRunTimeStubs() async throws {
+      try await withManifestServer { server in
+        #expect(try await admin(server, "GET", "scenario").json == ["active": nil, "scenarios": ["empty"]])
+        #expect(try await fetch(server.url("/breeds")).response.statusCode == 404)
+        _ = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "response": {"status": 418}}"#)
+        let switched = try await admin(server, "PUT", "scenario", #"{"scenario": "empty"}"#)
+        #expect(switched.json == ["active": "empty", "scenarios": ["empty"]])
+        #expect(try await fetch(server.url("/breeds")).body == "[]")
+        #expect(try await fetch(server.url("/x")).response.statusCode == 418)
+
+        let typo = try await admin(server, "PUT", "scenario", #"{"scenario": "emtpy"}"#)
+        #expect(typo.status == 400)
+        #expect(
+          error(typo)
+            == #"request body: scenario: there is no scenario "emtpy". Did you mean "empty"? The scenarios are: empty."#
+        )
+        let wrongKey = try await admin(server, "PUT", "scenario", #"{"senario": "empty"}"#)
+        #expect(
+          error(wrongKey) == #"request body: unknown key "senario". Did you mean "scenario"? The keys are: scenario."#)
+        _ = try await admin(server, "PUT", "scenario", #"{"scenario": null}"#)
+        #expect(try await fetch(server.url("/breeds")).response.statusCode == 404)
+      }
+    }
+
+    @Test func theStateIsReadSetAndReset() async throws {
+      try await withManifestServer { server in
+        #expect(try await admin(server, "GET", "state").json["state"] == "initial")
+        _ = try await fetch(server.url("/login"), method: "POST")
+        #expect(try await admin(server, "GET", "state").json["state"] == "loggedIn")
+        #expect(try await fetch(server.url("/me")).response.statusCode == 200)
+        #expect(try await admin(server, "DELETE", "state").json["state"] == "initial")
+        #expect(try await fetch(server.url("/me")).response.statusCode == 401)
+        #expect(try await admin(server, "PUT", "state", #"{"state": "loggedIn"}"#).json["state"] == "loggedIn")
+        #expect(try await fetch(server.url("/me")).response.statusCode == 200)
+        let bad = try await admin(server, "PUT", "state", #"{"state": ""}"#)
+        #expect(
+          error(bad)
+            == #"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
+      }
+    }
+
+    @Test func theJournalIsFilteredAndAdminRequestsAreNotInIt() async throws {
+      try await withManifestServer { server in
+        _ = try await fetch(server.url("/me"), headers: ["Accept": "application/json"])
+        _ = try await fetch(server.url("/login"), method: "POST", body: Data([0xFF, 0x00]))
+        _ = try await fetch(server.url("/users/7"), method: "PUT", body: Data(#"{"a":1}"#.utf8))
+        _ = try await admin(server, "GET", "stubs")
+
+        let all = try await admin(server, "GET", "requests")
+        guard case .array(let entries)? = all.json["requests"] else { throw DoppelError("no requests") }
+        #expect(entries.count == 3)
+        #expect(all.json["next"] == 3)
+        #expect(entries[0]["stub"] == ["id": 0, "location": "doppel.json:3", "name": "me"])
+        #expect(entries[0]["status"] == 401)
+        #expect(entries[1]["body"] == ["base64": "/wA="])
+        #expect(entries[2]["body"] == ["text": #"{"a":1}"#])
+        #expect(entries[2]["matched"] == false)
+        #expect(
+          entries[2]["nearMiss"]?.description.contains("No stub matched PUT https://api.example.com/users/7") == true)
+
+        let template = try await admin(server, "GET", "requests?path=/users/%7Bid%7D&method=put")
+        #expect(template.json["requests"]?.arrayCount == 1)
+        let glob = try await admin(server, "GET", "requests?path=/*")
+        #expect(glob.json["requests"]?.arrayCount == 2)
+        let deepGlob = try await admin(server, "GET", "requests?path=/**")
+        #expect(deepGlob.json["requests"]?.arrayCount == 3)
+        let header = try await admin(server, "GET", "requests?header=Accept:%20application/json")
+        #expect(header.json["requests"]?.arrayCount == 1)
+        let since = try await admin(server, "GET", "requests?since=2")
+        #expect(since.json["requests"]?.arrayCount == 1)
+
+        let typo = try await admin(server, "GET", "requests?methd=GET")
+        #expect(
+          error(typo)
+            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, since."#
+        )
+        let negative = try await admin(server, "GET", "requests?since=-1")
+        #expect(
+          error(negative)
+            == #"query: since: "-1" is not an entry number. Pass 0 or more: the "next" of an earlier answer."#)
+      }
+    }
+
+    @Test func verifyCountsAndReportsTheClosestRequests() async throws {
+      try await withManifestServer { server in
+        _ = try await fetch(server.url("/me"))
+        let ok = try await admin(server, "POST", "verify", #"{"request": "GET /me", "count": 1}"#)
+        #expect(ok.json["ok"] == true)
+        #expect(ok.json["count"] == 1)
+        let missed = try await admin(server, "POST", "verify", #"{"request": "GET /mee", "count": 1}"#)
+        #expect(missed.status == 200)
+        #expect(missed.json["ok"] == false)
+        #expect(
+          missed.json["report"]
+            == .string(
+              """
+              Expected exactly 1 request matching GET /mee; found 0 among the 1 request in the journal.
+              Closest requests:
+                1. GET https://api.example.com/me
+                     ✓ method GET
+                     ✗ path   expected "/mee", got "/me"
+              """))
+        let bad = try await admin(server, "POST", "verify", #"{"request": "GET /me", "count": -1}"#)
+        #expect(bad.status == 400)
+        #expect(
+          error(bad) == "request body:1:33: count: expected a number of requests (0 or more), found the number -1, which is too small.")
+        let missing = try await admin(server, "POST", "verify", #"{"count": 1}"#)
+        #expect(
+          error(missing)
+            == #"request body:1:1: "request" is missing: the requests to count, written as a manifest stub's request, such as "GET /me" or {"method": "POST", "url": "/orders"}."#
+        )
+      }
+    }
+
+    @Test func resetGoesBackToTheFiles() async throws {
+      try await withManifestServer { server in
+        _ = try await admin(server, "PUT", "scenario", #"{"scenario": "empty"}"#)
+        _ = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "response": {"status": 418}}"#)
+        _ = try await fetch(server.url("/login"), method: "POST")
+        let reset = try await admin(server, "POST", "reset")
+        #expect(reset.json["stubs"] == 3)
+        #expect(reset.json["requests"] == 0)
+        #expect(try await admin(server, "GET", "state").json["state"] == "initial")
+        #expect(try await admin(server, "GET", "scenario").json["active"] == .null)
+        #expect(try await fetch(server.url("/x")).response.statusCode == 404)
+      }
+    }
+
+    @Test func unknownEndpointsAndMethodsAreRefusedWithTheFix() async throws {
+      try await withManifestServer { server in
+        let unknown = try await admin(server, "GET", "stub")
+        #expect(unknown.status == 404)
+        #expect(
+          error(unknown)
+            == "/__doppel/stub is not an admin endpoint. Did you mean /__doppel/stubs? The endpoints are: /__doppel/stubs, /__doppel/scenario, /__doppel/state, /__doppel/requests, /__doppel/verify, /__doppel/reset (see Schemas/doppel-admin.openapi.yaml)."
+        )
+        let (_, response) = try await fetch(server.url("/__doppel/reset"), method: "GET")
+        #expect(response.statusCode == 405)
+        #expect(response.value(forHTTPHeaderField: "Allow") == "POST")
+      }
+    }
+
+    @Test func withoutFilesThereAreNoScenariosAndResetKeepsTheCodeStubs() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/a"), .text("a"))
+      try await withStubServer(backend) { server in
+        let refused = try await admin(server, "PUT", "scenario", #"{"scenario": "empty"}"#)
+        #expect(refused.status == 409)
+        #expect(
+          error(refused)
+            == "This server has no scenarios to switch to: it was started without files (StubServer.AdminAPI.files). Start it with doppel serve and a manifest that has scenarios."
+        )
+        _ = try await admin(server, "POST", "stubs", #"{"request": "GET /b", "response": {"text": "b"}}"#)
+        _ = try await fetch(server.url("/b"))
+        _ = try await admin(server, "POST", "reset")
+        #expect(backend.stubs.count == 1)
+        #expect(backend.journal.isEmpty)
+      }
+    }
+
+    @Test func theAdminPrefixIsConfigurableAndCanBeTurnedOff() async throws {
+      let backend = quietBackend()
+      var configuration = StubServer.Configuration()
+      configuration.admin.pathPrefix = "/_admin/"
+      try await withStubServer(backend, configuration: configuration) { server throws in
+        #expect(try await fetch(server.url("/_admin/state")).body == #"{"machines":{},"state":"initial"}"# + "\n")
+        #expect(try await fetch(server.url("/__doppel/state")).response.statusCode == 404)
+      }
+      configuration.admin.pathPrefix = nil
+      try await withStubServer(backend, configuration: configuration) { server in
+        let (body, response) = try await fetch(server.url("/_admin/state"))
+        #expect(response.statusCode == 404)
+        #expect(body.hasPrefix("No stub matched GET"))
+      }
+      configuration.admin.pathPrefix = "admin"
+      await #expect(throws: DoppelError.self) {
+        try await withStubServer(backend, configuration: configuration) { _ in }
+      }
+    }
+
+    @Test func namedStateMachinesAreReadAndSet() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/basket"), .text("empty"))
+      backend.stub(.get("/basket"), .text("full")).requiresState("full").stateMachine("basket")
+      try await withStubServer(backend) { server in
+        #expect(
+          try await admin(server, "GET", "state").json == ["state": "initial", "machines": ["basket": "initial"]])
+        let set = try await admin(server, "PUT", "state", #"{"machine": "basket", "state": "full"}"#)
+        #expect(set.json == ["state": "initial", "machines": ["basket": "full"]])
+        #expect(try await fetch(server.url("/basket")).body == "full")
+        let bad = try await admin(server, "PUT", "state", #"{"machine": 3, "state": "full"}"#)
+        #expect(
+          error(bad)
+            == #"request body: "machine" must be a state machine's name (a non-empty string), or absent for the main one."#
+        )
+        #expect(try await admin(server, "DELETE", "state").json["machines"] == ["basket": "initial"])
+      }
+    }
+
+    @Test func aReloadKeepsTheStateWhileAStubStillUsesIt() async throws {
+      try await withManifestServer { server in
+        _ = try await fetch(server.url("/login"), method: "POST")
+        #expect(try server.reloadFiles() == [])
+        #expect(server.backend.scenarioState == "loggedIn")
+        server.backend.scenarioState = "gone"
+        #expect(
+          try server.reloadFiles() == [
+            #"The state "gone" is not used by any stub any more; it was reset to "initial"."#
+          ])
+        #expect(server.backend.scenarioState == "initial")
+      }
+    }
+  }
+
+  extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+      if case .object(let object) = self { return object[key] }
+      return nil
+    }
+
+    var arrayCount: Int? {
+      if case .array(let items) = self { return items.count }
+      return nil
+    }
+  }
+#endif

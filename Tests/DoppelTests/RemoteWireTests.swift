@@ -1,0 +1,124 @@
+import Doppel
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What DoppelRemote sends: matchers and responses as manifest JSON, read back by the manifest
+/// reader to the same behaviour, and a clear refusal for what a manifest cannot say.
+@Suite struct RemoteWireTests {
+  /// `matcher` sent as manifest JSON and read back as a stub server reads it.
+  private func roundTrip(_ matcher: Matcher) throws -> Matcher {
+    let stub: JSONValue = ["request": try matcher.manifestRequest(), "response": ["status": 204]]
+    let definition = try StubDefinition(
+      parsing: try JSONEncoder().encode(stub), source: "request body", directory: URL(fileURLWithPath: "/tmp"))
+    let backend = Backend(issueReporter: .ignore)
+    return backend.register(definition).matcher
+  }
+
+  private func request(
+    _ method: HTTPMethod = .get, _ url: String, headers: HTTPHeaders = [:], body: String? = nil
+  ) -> Request {
+    Request(method: method, url: URL(string: url)!, headers: headers, body: body.map { Data($0.utf8) })
+  }
+
+  @Test func sentMatchersMatchWhatTheOriginalsMatch() throws {
+    let matchers: [Matcher] = [
+      .get("https://api.example.com/breeds?page=2"),
+      .post("/orders") && .jsonBody(["sku": "A1", "quantity": 2]),
+      .get("/users/{id}"),
+      .host("cdn.example.com") && .path(glob: "/images/**/*.png"),
+      .path(regex: "^/v[0-9]+/me$") && .header("Authorization") && .header("Accept", "application/json"),
+      .query(["tag": "a", "tag": "b"]),
+      .query(exactly: ["q": "cats"]),
+      .url(exactly: "https://api.example.com/search?q=cats"),
+      .put("/notes/1") && .body("hello"),
+      .patch("/me") && .jsonBody(containing: ["name": "Ada"]),
+      .post("/form") && .formBody(["a": "1", "b": "two words"]),
+      .any,
+    ]
+    let requests = [
+      request(.get, "https://api.example.com/breeds?page=2&size=10"),
+      request(.get, "http://api.example.com/breeds?page=2"),
+      request(.post, "https://api.example.com/orders", body: #"{"quantity": 2, "sku": "A1"}"#),
+      request(.get, "https://api.example.com/users/7"),
+      request(.get, "https://cdn.example.com/images/a/b.png"),
+      request(.get, "https://api.example.com/v2/me", headers: ["Authorization": "x", "Accept": "application/json"]),
+      request(.get, "https://api.example.com/list?tag=b&tag=a"),
+      request(.get, "https://api.example.com/search?q=cats"),
+      request(.get, "https://api.example.com/search?q=cats&x=1"),
+      request(.put, "https://api.example.com/notes/1", body: "hello"),
+      request(.patch, "https://api.example.com/me", body: #"{"name": "Ada", "age": 36}"#),
+      request(.post, "https://api.example.com/form", body: "b=two+words&a=1"),
+    ]
+    for matcher in matchers {
+      let sent = try roundTrip(matcher)
+      for request in requests {
+        #expect(sent.matches(request) == matcher.matches(request), "\(matcher) on \(request)")
+      }
+    }
+  }
+
+  @Test func whatAManifestCannotSayIsRefusedWithTheFix() {
+    #expect(
+      throws: DoppelError(
+        "The matcher custom cannot be sent to a stub server. A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body) and form; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
+      )
+    ) {
+      try Matcher.custom("custom") { _ in true }.manifestRequest()
+    }
+    #expect(
+      throws: DoppelError(
+        #"The matcher (GET /a || GET /b) cannot be sent to a stub server. A manifest request has no "||": send one stub per alternative."#
+      )
+    ) { try (Matcher.get("/a") || .get("/b")).manifestRequest() }
+    #expect(
+      throws: DoppelError(
+        "The matcher !(has header X) (in GET /a, !(has header X)) cannot be sent to a stub server. A manifest request has no \"!\": match what the request is rather than what it is not."
+      )
+    ) { try (Matcher.get("/a") && !.header("X")).manifestRequest() }
+    #expect(
+      throws: DoppelError(
+        "A closure responder cannot be sent to a stub server: it runs only in the process that made it. Send a fixed response or a .sequence([…]); for an answer that depends on the request, add a stub per case."
+      )
+    ) { try Responder.handler { _ in .ok }.manifestResponse() }
+    #expect(
+      throws: DoppelError(
+        "A response body of 2 bytes that is not UTF-8 text cannot be sent to a stub server: a manifest body is text, JSON or a file. Write the bytes to a file and use .file(_:)."
+      )
+    ) { try Response.data(Data([0xFF, 0xFE])).manifestResponse() }
+    #expect(
+      throws: DoppelError(
+        "Response.resettingConnection cannot be sent to a stub server: a manifest has no connection reset. Use .error(.networkConnectionLost), or .droppingConnection(afterBytes: 0)."
+      )
+    ) { try Response.resettingConnection.manifestResponse() }
+  }
+
+  @Test func responsesAreSentAsTheManifestWritesThem() throws {
+    #expect(
+      try Response.json(["name": "Ada"] as JSONValue, status: 201).header("Location", "/me").manifestResponse()
+        == [
+          "status": 201, "headers": ["Location": "/me"], "text": #"{"name":"Ada"}"#, "contentType": "application/json",
+        ])
+    #expect(try Response.status(404).manifestResponse() == ["status": 404])
+    #expect(
+      try Response.error(.timedOut).delayed(by: .milliseconds(250)).manifestResponse()
+        == ["error": "timedOut", "delay": 0.25])
+    #expect(try Response.never.manifestResponse() == ["never": true])
+    #expect(
+      try Response.redirect(to: "/new", status: 301).notFollowed().manifestResponse()
+        == ["redirect": ["to": "/new", "status": 301, "follow": false]])
+    #expect(
+      try Response.text("abc").chunked(size: 1, every: .milliseconds(10)).droppingConnection(afterBytes: 2)
+        .manifestResponse()
+        == [
+          "status": 200, "text": "abc", "contentType": "text/plain; charset=utf-8",
+          "chunked": ["size": 1, "every": 0.01], "dropAfterBytes": 2,
+        ])
+    #expect(
+      try Responder.sequence([.status(503), .status(200)], then: .cycle).manifestResponse()
+        == ["sequence": [["status": 503], ["status": 200]], "then": "cycle"])
+  }
+}
