@@ -116,7 +116,8 @@
         #expect(badStatus.status == 400)
         #expect(
           error(badStatus)
-            == "request body:1:46: response.status: expected an HTTP status from 100 to 599, found the number 999, which is too large.")
+            == "request body:1:46: response.status: expected an HTTP status from 100 to 599, found the number 999, which is too large."
+        )
         let typo = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "respons": {}}"#)
         #expect(
           error(typo)
@@ -237,7 +238,9 @@
         let bad = try await admin(server, "POST", "verify", #"{"request": "GET /me", "count": -1}"#)
         #expect(bad.status == 400)
         #expect(
-          error(bad) == "request body:1:33: count: expected a number of requests (0 or more), found the number -1, which is too small.")
+          error(bad)
+            == "request body:1:33: count: expected a number of requests (0 or more), found the number -1, which is too small."
+        )
         let missing = try await admin(server, "POST", "verify", #"{"count": 1}"#)
         #expect(
           error(missing)
