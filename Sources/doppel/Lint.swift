@@ -76,7 +76,8 @@
 
     /// Secrets left in a JSON file, with where each is.
     private static func secrets(in url: URL, shown: String, redaction: Redaction) -> [String] {
-      guard let data = try? Data(contentsOf: url), let findings = try? CassetteLint.scan(data, file: shown, redaction: redaction)
+      guard let data = try? Data(contentsOf: url),
+        let findings = try? CassetteLint.scan(data, file: shown, redaction: redaction)
       else {
         return []
       }

@@ -117,8 +117,11 @@
       }
       // The test saved first, then the tool: both recordings, each in its order.
       let saved = try Cassette.load(from: cassette)
-      #expect(saved.entries.map { URL(string: $0.request.url)?.path } == ["/breeds/a", "/breeds/b", "/breeds/c", "/breeds/d"])
-      #expect(try FileManager.default.contentsOfDirectory(atPath: cassette.deletingLastPathComponent().path) == ["shared.har"])
+      #expect(
+        saved.entries.map { URL(string: $0.request.url)?.path } == ["/breeds/a", "/breeds/b", "/breeds/c", "/breeds/d"])
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: cassette.deletingLastPathComponent().path) == ["shared.har"]
+      )
     }
 
     @Test func twoToolsRecordingOneCassetteKeepEveryEntry() async throws {

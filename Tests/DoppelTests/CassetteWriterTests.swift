@@ -115,7 +115,10 @@ import Testing
     let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
     #expect(!text.contains("id-Token-0042"))
     let entries = try Cassette.load(from: url).entries
-    #expect(entries.map(\.request.url) == ["https://a.com/id", "https://api.example.com/other", "https://a.com/use?token=REDACTED"])
+    #expect(
+      entries.map(\.request.url) == [
+        "https://a.com/id", "https://api.example.com/other", "https://a.com/use?token=REDACTED",
+      ])
     #expect(entries[0].response.content.text == "REDACTED")
   }
 

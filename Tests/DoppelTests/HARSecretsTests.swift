@@ -116,7 +116,10 @@ enum SecretUpstream {
     #expect(try CassetteLint.scan(fileAt: url) == [])
     // What is not secret is kept.
     let entries = try Cassette.load(from: url).entries
-    #expect(entries.map { URL(string: $0.request.url)?.path } == ["/login", "/items", "/form", "/keys", "/users/REDACTED/profile"])
+    #expect(
+      entries.map { URL(string: $0.request.url)?.path } == [
+        "/login", "/items", "/form", "/keys", "/users/REDACTED/profile",
+      ])
     #expect(entries[1].request.url.hasSuffix("/items?session_id=REDACTED&mytoken=REDACTED&page=1"))
     #expect(entries[2].request.postData?.text == "user=ann&password=REDACTED")
     #expect(entries[2].response.content.text == "Welcome ann, you sent REDACTED")
@@ -247,7 +250,9 @@ enum SecretUpstream {
     #expect(kept.request.url == "https://a.com/stats?session_count=3&token=REDACTED")
     #expect(kept.request.headers.map(\.value) == ["Bearer realm=\"api\"", "REDACTED"])
     #expect(kept.response.content.text?.contains(#""session_count":"12""#) == true)
-    #expect(try CassetteLint.scan(Cassette(entries: [kept]).encoded(redaction: .disabled), file: "k", redaction: keeping) == [])
+    #expect(
+      try CassetteLint.scan(Cassette(entries: [kept]).encoded(redaction: .disabled), file: "k", redaction: keeping)
+        == [])
 
     // Without the repeated-secrets rule, the copy in X-Trace stays.
     let once = Redaction.default.excluding(.repeatedSecrets).redact(entry)
@@ -265,7 +270,8 @@ enum SecretUpstream {
       request: Request(
         method: .post, url: URL(string: "https://a.com/hook/xoxb-123456789012-abcdefghijkl")!,
         headers: ["X-Note": "key AKIAIOSFODNN7EXAMPLE here"],
-        body: Data(#"{"nested": "{\"jwt\": \"\#(jwt)\", \"n\": 1}", "list": ["a", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"]}"#.utf8)),
+        body: Data(
+          #"{"nested": "{\"jwt\": \"\#(jwt)\", \"n\": 1}", "list": ["a", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"]}"#.utf8)),
       response: .data(Data("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nok".utf8)))
     let redacted = Redaction.default.redact(entry)
     #expect(redacted.request.url == "https://a.com/hook/REDACTED")

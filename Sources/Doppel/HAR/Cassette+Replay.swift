@@ -141,7 +141,8 @@ enum ReplayKey {
       Matcher(
         Condition(
           field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: redacted ? nil : .path(path),
-          actual: { "\"\($0.path)\"" }, passes: { redacted ? matches(recorded: path, actual: $0.path) : $0.path == path }
+          actual: { "\"\($0.path)\"" },
+          passes: { redacted ? matches(recorded: path, actual: $0.path) : $0.path == path }
         )))
     parts.append(queryMatcher(recorded))
     for name in matching.headers { parts.append(headerMatcher(name, recorded.headers.values(for: name))) }
@@ -201,7 +202,8 @@ enum ReplayKey {
     guard recorded.count == actual.count else { return false }
     var remaining = actual
     // Exact values first, so a wildcard does not take a value an exact one needs.
-    let exactFirst = recorded.filter { !$0.1.contains(Redaction.marker) } + recorded.filter { $0.1.contains(Redaction.marker) }
+    let exactFirst =
+      recorded.filter { !$0.1.contains(Redaction.marker) } + recorded.filter { $0.1.contains(Redaction.marker) }
     for (name, value) in exactFirst {
       guard let index = remaining.firstIndex(where: { $0.0 == name && matches(recorded: value, actual: $0.1) }) else {
         return false

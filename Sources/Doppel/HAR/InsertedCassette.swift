@@ -189,7 +189,8 @@ final class CassetteShelf: Sendable {
     if let slot = slots.withLock({ $0[key] }) { return slot }
     let exists = FileManager.default.fileExists(atPath: key)
     var slot = Slot(
-      exists: exists, cassette: Cassette(), writer: CassetteWriter(url: URL(fileURLWithPath: key), replacing: mode == .all))
+      exists: exists, cassette: Cassette(),
+      writer: CassetteWriter(url: URL(fileURLWithPath: key), replacing: mode == .all))
     if exists && mode != .all { slot.cassette = try Cassette.load(from: url) }
     return slots.withLock { slots in
       if let existing = slots[key] { return existing }
@@ -204,7 +205,8 @@ final class CassetteShelf: Sendable {
     try slots.withLock { slots in
       var slot =
         slots[key]
-        ?? Slot(exists: false, cassette: Cassette(), writer: CassetteWriter(url: URL(fileURLWithPath: key), replacing: false))
+        ?? Slot(
+          exists: false, cassette: Cassette(), writer: CassetteWriter(url: URL(fileURLWithPath: key), replacing: false))
       if entries.isEmpty && mode == .newEpisodes && slot.exists { return }
       slot.cassette = try slot.writer.record(entries, redaction: redaction)
       slot.exists = true

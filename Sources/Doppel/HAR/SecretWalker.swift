@@ -314,7 +314,8 @@ struct EchoSet {
       let start = index - 7
       guard start >= copied, let candidates = byPrefix[window] else { continue }
       for candidate in candidates
-      where start + candidate.count <= bytes.count && bytes[start..<(start + candidate.count)].elementsEqual(candidate) {
+      where start + candidate.count <= bytes.count && bytes[start..<(start + candidate.count)].elementsEqual(candidate)
+      {
         output += bytes[copied..<start]
         output += marker
         copied = start + candidate.count
