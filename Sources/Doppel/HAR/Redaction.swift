@@ -149,7 +149,7 @@ public struct Redaction: Sendable, Equatable {
   public func redact(_ entry: HAREntry) -> HAREntry {
     let rules = SecretRules(self)
     guard !rules.isEmpty else { return entry }
-    guard let json = try? JSONValue(encoding: entry) else {
+    guard let json = try? JSONValue(fastEncoding: entry) else {
       return HAREntry(
         startedDateTime: entry.startedDateTime, request: HARRequest(method: entry.request.method, url: Self.marker),
         response: HARResponse(status: entry.response.status))
@@ -165,7 +165,7 @@ public struct Redaction: Sendable, Equatable {
   func redacted(_ cassette: Cassette) throws -> Cassette {
     let rules = SecretRules(self)
     guard !rules.isEmpty else { return cassette }
-    let json = try JSONValue(encoding: cassette.har)
+    let json = try JSONValue(fastEncoding: cassette.har)
     var walker = SecretWalker(rules: rules, collectsFindings: false)
     guard let output = walker.redact([json]).first, output != json else { return cassette }
     return Cassette(har: try Self.decode(HARFile.self, from: output))

@@ -22,18 +22,22 @@ struct SecretWalker {
   struct Place {
     var report: [Part]
     var keyPath: [String]?
+    /// Whether `report` and `keyPath` are kept up to date: only for findings, or for key paths
+    /// when the redaction names some (redaction alone needs neither, and saves their copies).
+    var tracks: Bool
 
     func key(_ key: String) -> Place {
-      guard let keyPath else { return Place(report: report + [.key(key)], keyPath: nil) }
-      return Place(report: report, keyPath: keyPath + [key])
+      guard tracks else { return self }
+      guard let keyPath else { return Place(report: report + [.key(key)], keyPath: nil, tracks: true) }
+      return Place(report: report, keyPath: keyPath + [key], tracks: true)
     }
 
     func index(_ index: Int) -> Place {
-      keyPath == nil ? Place(report: report + [.index(index)], keyPath: nil) : self
+      tracks && keyPath == nil ? Place(report: report + [.index(index)], keyPath: nil, tracks: true) : self
     }
 
     /// The same place, as the root of a body.
-    var body: Place { Place(report: report, keyPath: []) }
+    var body: Place { Place(report: report, keyPath: [], tracks: tracks) }
   }
 
   struct Finding: Hashable {
@@ -47,6 +51,8 @@ struct SecretWalker {
   private var seen: Set<Finding> = []
   private var echoes = EchoSet()
   private var changes = 0
+  /// Whether a JSON key is secret by its name, by key.
+  private var secretKeys: [String: Bool] = [:]
   private static let pairLists: Set<String> = ["headers", "cookies", "queryString", "params"]
 
   init(rules: SecretRules, collectsFindings: Bool) {
@@ -57,10 +63,12 @@ struct SecretWalker {
   /// `values` (one document, or entries that share their secrets) with every secret replaced.
   /// `paths` are where each value is, for the findings.
   mutating func redact(_ values: [JSONValue], at paths: [[Part]]? = nil) -> [JSONValue] {
-    func place(_ index: Int) -> Place { Place(report: paths?[index] ?? [], keyPath: nil) }
+    let tracks = collectsFindings || !rules.jsonPaths.isEmpty
+    func place(_ index: Int) -> Place { Place(report: paths?[index] ?? [], keyPath: nil, tracks: tracks) }
     var output = values.enumerated().map { walk($1, place($0), parent: nil, secret: nil) }
-    // Values redacted late in the first pass may repeat earlier in it.
+    // The values redacted in the first pass, wherever else they appear.
     if !echoes.isEmpty {
+      echoes.prepare()
       output = output.enumerated().map { walk($1, place($0), parent: nil, secret: nil) }
     }
     return output
@@ -88,13 +96,14 @@ struct SecretWalker {
         })
     case .object(let object):
       var result = object
-      for key in object.keys.sorted() {
+      // In key order when reporting, so that findings come in a stable order.
+      for key in collectsFindings ? object.keys.sorted() : Array(object.keys) {
         guard let inner = object[key] else { continue }
         let child = place.key(key)
         if place.keyPath == nil, key == "text", case .string(let text) = inner {
           result[key] = .string(body(text, encoding: object["encoding"], child))
         } else {
-          let secret = rules.key(key, keyPath: place.keyPath) ? key : nil
+          let secret = isSecret(key: key, keyPath: place.keyPath) ? key : nil
           result[key] = walk(inner, child, parent: key, secret: secret)
         }
       }
@@ -102,6 +111,18 @@ struct SecretWalker {
     default:
       return value
     }
+  }
+
+  /// ``SecretRules/key(_:keyPath:)``, remembering what each name is.
+  private mutating func isSecret(key: String, keyPath: [String]?) -> Bool {
+    let byName: Bool
+    if let known = secretKeys[key] {
+      byName = known
+    } else {
+      byName = rules.key(key, keyPath: nil)
+      secretKeys[key] = byName
+    }
+    return byName || (keyPath != nil && !rules.jsonPaths.isEmpty && rules.key(key, keyPath: keyPath))
   }
 
   /// A `{name, value}` element of a header, cookie, query or form list; reported under its name.
@@ -173,7 +194,7 @@ struct SecretWalker {
     guard let first = string.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
       first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     else { return nil }
-    guard let json = try? JSONValue(parsing: Data(string.utf8)) else { return nil }
+    guard let json = JSONValue(reading: Array(string.utf8)) else { return nil }
     switch json {
     case .object, .array: return json
     default: return nil
@@ -284,50 +305,128 @@ struct SecretWalker {
   }
 }
 
-/// Redacted values to look for in other places, found in one pass over a text: each value is
-/// indexed by its first 8 bytes (every value is at least 8 characters long), and the text's
-/// 8-byte windows are looked up as it is read.
+/// Redacted values to look for in other places, all found in one pass over a text (Aho–Corasick
+/// over UTF-8 bytes): linear in the text, however many values there are and however much they
+/// share (JSON Web Tokens from one issuer begin alike).
 struct EchoSet {
   private var values: Set<String> = []
-  private var byPrefix: [UInt64: [[UInt8]]] = [:]
+  private var automaton: Automaton?
 
   var isEmpty: Bool { values.isEmpty }
 
   mutating func insert(_ value: String) {
-    let bytes = Array(value.utf8)
-    guard bytes.count >= 8, values.insert(value).inserted else { return }
-    let key = Self.window(bytes, 0)
-    byPrefix[key, default: []].append(bytes)
-    byPrefix[key]?.sort { $0.count > $1.count }
+    if values.insert(value).inserted { automaton = nil }
   }
 
-  /// `text` with every value replaced by the marker, or `nil` when none is in it.
+  /// Builds the matcher; call once every value is in.
+  mutating func prepare() {
+    if automaton == nil, !values.isEmpty { automaton = Automaton(values.sorted()) }
+  }
+
+  /// `text` with every value replaced by the marker (the leftmost, then the longest, first), or
+  /// `nil` when none is in it.
   func replacing(in text: String) -> String? {
+    guard let automaton else { return nil }
     let bytes = Array(text.utf8)
-    guard bytes.count >= 8 else { return nil }
+    guard bytes.count >= automaton.shortest else { return nil }
+    // The longest value ending at each byte, as (start, end); later ones start later or are longer.
+    var found: [(start: Int, end: Int)] = []
+    var node = 0
+    for (index, byte) in bytes.enumerated() {
+      node = automaton.step(node, byte)
+      let length = automaton.longest[node]
+      guard length > 0 else { continue }
+      let match = (start: index + 1 - length, end: index + 1)
+      // A match starting at or before the previous one's start contains it: keep the larger.
+      while let last = found.last, match.start <= last.start { found.removeLast() }
+      found.append(match)
+    }
+    guard !found.isEmpty else { return nil }
     let marker = Array(Redaction.marker.utf8)
     var output: [UInt8] = []
     var copied = 0
-    var window: UInt64 = 0
-    for index in bytes.indices {
-      window = window << 8 | UInt64(bytes[index])
-      let start = index - 7
-      guard start >= copied, let candidates = byPrefix[window] else { continue }
-      for candidate in candidates
-      where start + candidate.count <= bytes.count && bytes[start..<(start + candidate.count)].elementsEqual(candidate)
-      {
-        output += bytes[copied..<start]
-        output += marker
-        copied = start + candidate.count
-        break
-      }
+    for match in found where match.start >= copied {
+      output += bytes[copied..<match.start]
+      output += marker
+      copied = match.end
     }
-    guard copied > 0 else { return nil }
     output += bytes[copied...]
     return String(decoding: output, as: UTF8.self)
   }
 
-  private static func window(_ bytes: [UInt8], _ start: Int) -> UInt64 {
-    bytes[start..<(start + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+  /// The trie of the values' bytes with failure links.
+  private struct Automaton {
+    /// Transitions, keyed by `node << 8 | byte`.
+    private var next: [Int: Int] = [:]
+    private var failure: [Int] = [0]
+    /// The length of the longest value ending at each node (0 when none).
+    private(set) var longest: [Int] = [0]
+    let shortest: Int
+
+    init(_ values: [String]) {
+      var depth = [0]
+      var shortest = Int.max
+      for value in values {
+        let bytes = Array(value.utf8)
+        shortest = min(shortest, bytes.count)
+        var node = 0
+        for byte in bytes {
+          if let child = next[node << 8 | Int(byte)] {
+            node = child
+          } else {
+            let child = failure.count
+            failure.append(0)
+            longest.append(0)
+            depth.append(depth[node] + 1)
+            next[node << 8 | Int(byte)] = child
+            node = child
+          }
+        }
+        longest[node] = bytes.count
+      }
+      self.shortest = shortest
+      // Breadth first, so that a node's failure is final before its children need it.
+      var children: [[(UInt8, Int)]] = Array(repeating: [], count: failure.count)
+      for (key, child) in next { children[key >> 8].append((UInt8(key & 0xFF), child)) }
+      var queue = children[0].map(\.1)
+      var head = 0
+      while head < queue.count {
+        let node = queue[head]
+        head += 1
+        if longest[node] == 0 { longest[node] = longest[failure[node]] }
+        for (byte, child) in children[node] {
+          var fallback = failure[node]
+          while fallback != 0, next[fallback << 8 | Int(byte)] == nil { fallback = failure[fallback] }
+          if node != 0, let target = next[fallback << 8 | Int(byte)], target != child { failure[child] = target }
+          queue.append(child)
+        }
+      }
+    }
+
+    func step(_ node: Int, _ byte: UInt8) -> Int {
+      var node = node
+      while true {
+        if let child = next[node << 8 | Int(byte)] { return child }
+        if node == 0 { return 0 }
+        node = failure[node]
+      }
+    }
+  }
+}
+
+extension JSONValue {
+  /// Parses JSON bytes with the package's own reader, which (unlike `JSONDecoder` into
+  /// `JSONValue`) throws no error per value; `nil` when they are not JSON.
+  init?(reading bytes: [UInt8]) {
+    guard let parsed = try? PositionedJSONParser.parse(bytes) else { return nil }
+    self = parsed.jsonValue
+  }
+
+  /// `value` as JSON, encoded and read back without `JSONDecoder`.
+  init<T: Encodable>(fastEncoding value: T) throws {
+    guard let json = JSONValue(reading: Array(try JSONEncoder().encode(value))) else {
+      throw DoppelError("Could not read back the JSON just written for \(T.self).")
+    }
+    self = json
   }
 }
