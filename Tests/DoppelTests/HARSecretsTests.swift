@@ -294,6 +294,19 @@ enum SecretUpstream {
     #expect(throws: (any Error).self) { try Cassette(entries: [entry]).encoded() }
   }
 
+  @Test func repeatedValuesAreFoundInOnePassEvenWhenTheyShareAPrefixOrOverlap() {
+    var values = EchoSet()
+    for value in ["eyJhbGciOi-0001", "eyJhbGciOi-0001-long", "eyJhbGciOi-0002", "abc12345", "c12345xy"] {
+      values.insert(value)
+    }
+    values.prepare()
+    #expect(
+      values.replacing(in: "a eyJhbGciOi-0001-long b eyJhbGciOi-0002 eyJhbGciOi-0001 abc12345xy")
+        == "a REDACTED b REDACTED REDACTED REDACTEDxy")
+    #expect(values.replacing(in: "ééé c12345xy ééé") == "ééé REDACTED ééé")
+    #expect(values.replacing(in: "eyJhbGciOi-000 nothing here") == nil)
+  }
+
   @Test func markersMatchAnyTextInTheirPlace() {
     #expect(ReplayKey.matches(recorded: "Bearer REDACTED", actual: "Bearer abc"))
     #expect(ReplayKey.matches(recorded: "/users/REDACTED/keys", actual: "/users/x-1/keys"))
