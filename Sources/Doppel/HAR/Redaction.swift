@@ -28,7 +28,8 @@ import Foundation
 ///
 /// Besides URLs and form bodies, `name=value` pairs are looked for in any text (a URL inside a JSON
 /// string, an echoed form), and a string holding JSON is redacted as JSON. Request and response
-/// bodies are both redacted, base64 ones after decoding.
+/// bodies are both redacted, base64 ones after decoding (a binary body that is not UTF-8 text is left
+/// as it is).
 ///
 /// To keep a value that a rule would remove, name it in ``keeping(names:)``, or leave a rule out
 /// with ``excluding(_:)``. ``CassetteLint`` reports exactly what a redaction would remove.
@@ -149,16 +150,13 @@ public struct Redaction: Sendable, Equatable {
   public func redact(_ entry: HAREntry) -> HAREntry {
     let rules = SecretRules(self)
     guard !rules.isEmpty else { return entry }
-    guard let json = try? JSONValue(fastEncoding: entry) else {
-      return HAREntry(
-        startedDateTime: entry.startedDateTime, request: HARRequest(method: entry.request.method, url: Self.marker),
-        response: HARResponse(status: entry.response.status))
-    }
+    let scorched = HAREntry(
+      startedDateTime: entry.startedDateTime, request: HARRequest(method: entry.request.method, url: Self.marker),
+      response: HARResponse(status: entry.response.status))
+    guard let json = try? JSONValue(fastEncoding: entry) else { return scorched }
     var walker = SecretWalker(rules: rules, collectsFindings: false)
-    guard let output = walker.redact([json]).first, output != json,
-      let redacted = try? Self.decode(HAREntry.self, from: output)
-    else { return entry }
-    return redacted
+    guard let output = walker.redact([json]).first, output != json else { return entry }
+    return (try? Self.decode(HAREntry.self, from: output)) ?? scorched
   }
 
   /// `cassette` redacted, or an error when it cannot be written as JSON.
