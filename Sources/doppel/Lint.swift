@@ -22,6 +22,11 @@
         valueName: "file"))
     var files: [String]
 
+    @Option(
+      name: .customLong("keep"),
+      help: "Do not report this header, query or form parameter, or JSON key for its name (repeatable).")
+    var keptNames: [String] = []
+
     func validate() throws {
       guard !files.isEmpty else { throw ValidationError("Name at least one manifest or cassette to check.") }
     }
@@ -30,7 +35,7 @@
       var problems: [String] = []
       var troubled = 0
       for path in files {
-        let found = Self.check(path)
+        let found = Self.check(path, redaction: Redaction.default.keeping(names: keptNames))
         if !found.isEmpty { troubled += 1 }
         problems += found
       }
@@ -45,7 +50,7 @@
     }
 
     /// The problems of one input, each a line starting with its file (as typed) and position.
-    static func check(_ path: String) -> [String] {
+    static func check(_ path: String, redaction: Redaction = .default) -> [String] {
       // A relative URL keeps the path as typed in every message.
       let url = URL(fileURLWithPath: path)
       if url.pathExtension.lowercased() == "har" {
@@ -56,7 +61,7 @@
           // One line per problem.
           problems += "\(error)".split(separator: "\n").map(String.init)
         }
-        problems += secrets(in: url, shown: path)
+        problems += secrets(in: url, shown: path, redaction: redaction)
         return problems
       }
       let manifest: Manifest
@@ -67,12 +72,14 @@
       }
       // A fixture directory has no manifest file to scan.
       guard manifest.url.pathExtension.lowercased() == "json" else { return [] }
-      return secrets(in: manifest.url, shown: manifest.url.relativePath)
+      return secrets(in: manifest.url, shown: manifest.url.relativePath, redaction: redaction)
     }
 
     /// Secrets left in a JSON file, with where each is.
-    private static func secrets(in url: URL, shown: String) -> [String] {
-      guard let data = try? Data(contentsOf: url), let findings = try? CassetteLint.scan(data, file: shown) else {
+    private static func secrets(in url: URL, shown: String, redaction: Redaction) -> [String] {
+      guard let data = try? Data(contentsOf: url),
+        let findings = try? CassetteLint.scan(data, file: shown, redaction: redaction)
+      else {
         return []
       }
       return findings.map { finding in

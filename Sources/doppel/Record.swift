@@ -11,16 +11,19 @@
       discussion: """
         Point the client at the printed URL instead of the upstream: every request is sent to the
         upstream, answered with its response, and saved to the cassette, with secrets redacted as
-        in-process recording does (Authorization, cookies, API keys, tokens; add more with the
-        --redact options). The cassette is written as requests come and when you press Ctrl-C.
-        Serve it afterwards with `doppel serve FILE.har`.
+        in-process recording does (Authorization, cookies, any header, parameter or JSON key named
+        like a token, secret, password, key, session or credential, JWTs and known key formats,
+        and every copy of a redacted value; add more with the --redact options, keep a name with
+        --keep). The cassette is written as requests come and when you press Ctrl-C. Another
+        recorder may write the same cassette meanwhile: each write locks the file and keeps the
+        other's entries. Serve it afterwards with `doppel serve FILE.har`.
         """
     )
 
     @Option(help: "The server to record, such as https://api.example.com (an origin: scheme, host and port).")
     var upstream: String
 
-    @Option(name: .shortAndLong, help: "The cassette to write (.har); replaced if it exists.")
+    @Option(name: .shortAndLong, help: "The cassette to write (.har); what it holds when recording starts is replaced.")
     var out: String
 
     @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
@@ -42,6 +45,11 @@
       name: .customLong("redact-json"),
       help: "Also redact this JSON field, a key path such as user.password (repeatable).")
     var redactJSONFields: [String] = []
+
+    @Option(
+      name: .customLong("keep"),
+      help: "Do not redact this header, query or form parameter, or JSON key for its name (repeatable).")
+    var keptNames: [String] = []
 
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
@@ -65,7 +73,8 @@
       let upstreamURL = try Serve.parseOrigin(upstream, option: "--upstream")
       let outURL = URL(fileURLWithPath: out)
       let redaction = Redaction.default.adding(
-        headers: redactHeaders, queryParameters: redactQueryParameters, jsonFields: redactJSONFields)
+        headers: redactHeaders, queryParameters: redactQueryParameters, jsonFields: redactJSONFields
+      ).keeping(names: keptNames)
       let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
       let recorder = Recorder(backend: backend, url: outURL, redaction: redaction)
       var configuration = StubServer.Configuration()
@@ -92,44 +101,52 @@
     }
   }
 
-  /// Writes a backend's journal to a cassette, redacted.
+  /// Writes a backend's journal to a cassette, redacted, merged with what other recorders write
+  /// into the same file meanwhile.
   final class Recorder: Sendable {
     private let backend: Backend
-    private let url: URL
     private let redaction: Redaction
-    private let saved = Locked(-1)
+    private let writer: CassetteWriter
+    /// How many journal entries were looked at, and how many of them were recorded.
+    private let handed = Locked((journal: 0, recorded: 0))
 
     init(backend: Backend, url: URL, redaction: Redaction) {
       self.backend = backend
-      self.url = url
       self.redaction = redaction
+      writer = CassetteWriter(url: url, replacing: true)
     }
 
-    /// The exchanges recorded so far: those with an answer (a response or an error).
-    var entries: [HAREntry] {
-      backend.journal.compactMap { entry in
-        if let response = entry.response { return try? HAREntry(request: entry.request, response: response) }
-        if let error = entry.error { return HAREntry(request: entry.request, error: error) }
-        return nil
-      }
-    }
-
-    var count: Int { saved.withLock { max(0, $0) } }
+    var count: Int { handed.withLock { $0.recorded } }
 
     /// Writes the cassette when something was recorded since the last write.
-    func saveIfChanged() throws {
-      let current = entries
-      guard saved.withLock({ $0 }) != current.count else { return }
-      try write(current)
-    }
+    func saveIfChanged() throws { try write(finished: false, always: false) }
 
-    /// Writes the cassette.
-    func save() throws { try write(entries) }
+    /// Writes the cassette: at the start (replacing what the file held) and at the end, with
+    /// every exchange that got an answer.
+    func save() throws { try write(finished: true, always: true) }
 
-    private func write(_ entries: [HAREntry]) throws {
-      try saved.withLock { saved in
-        try Cassette(entries: entries).save(to: url, redaction: redaction)
-        saved = entries.count
+    /// Hands the writer the journal entries not handed yet: those with an answer (a response or
+    /// an error), up to the first still waiting for one unless the recording is `finished`, so
+    /// that the cassette keeps the order requests came in.
+    private func write(finished: Bool, always: Bool) throws {
+      try handed.withLock { handed in
+        let journal = backend.journal
+        var entries: [HAREntry] = []
+        var next = handed.journal
+        while next < journal.count {
+          let entry = journal[next]
+          if let response = entry.response {
+            if let recorded = try? HAREntry(request: entry.request, response: response) { entries.append(recorded) }
+          } else if let error = entry.error {
+            entries.append(HAREntry(request: entry.request, error: error))
+          } else if !finished {
+            break
+          }
+          next += 1
+        }
+        guard always || !entries.isEmpty else { return }
+        try writer.record(entries, redaction: redaction)
+        handed = (next, handed.recorded + entries.count)
       }
     }
   }

@@ -144,7 +144,7 @@
           "stubs": [
             {
               "request": "GET /me",
-              "response": { "json": { "token": "ghp_abcdefghijklmnopqrstuvwxyz0123456789" } }
+              "response": { "json": { "login": "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "token": "t" } }
             }
           ]
         }
@@ -152,7 +152,8 @@
       ).write(to: manifest)
       let result = try await DoppelProcess.run(["lint", directory.path])
       #expect(result.status == 1)
-      #expect(result.output.contains("GitHub token"))
+      #expect(result.output.contains("stubs[0].response.json.login: GitHub token"))
+      #expect(result.output.contains("stubs[0].response.json.token: secret JSON field \"token\""))
       #expect(result.output.contains("doppel.json:"))
     }
 

@@ -48,7 +48,6 @@ import Testing
         "leaky.har: entries[1].request.headers.Proxy-Authorization: basic credentials",
         "leaky.har: entries[1].request.queryString.api_key: secret query parameter \"api_key\"",
         "leaky.har: entries[1].request.url: secret query parameter \"api_key\"",
-        "leaky.har: entries[1].response.content.text: JSON Web Token",
         "leaky.har: entries[1].response.content.text: secret JSON field \"access_token\"",
         "leaky.har: entries[1].response.headers.Set-Cookie: cookie",
         "leaky.har: entries[1].response.headers.X-Note: Slack token",

@@ -32,7 +32,8 @@ extension Backend {
   /// Entries that match alike (same method, normalized URL, and chosen headers and body) become
   /// one stub answering with their responses in recorded order, the last one repeating: a test
   /// that sends the same request three times gets the three recorded responses. A recorded value
-  /// that was redacted (``Redaction/marker``) matches any value. Like other stubs, they take
+  /// that was redacted matches any value: the ``Redaction/marker`` stands for any text, in a query
+  /// item, a header, a JSON body field, a form body or the path. Like other stubs, they take
   /// precedence over stubs registered before them.
   ///
   /// - Parameters:
@@ -134,11 +135,15 @@ enum ReplayKey {
       if let port { parts.append(.port(port)) }
     }
     let path = recorded.path
+    // A path holding a redacted secret matches any text in its place, so it cannot be indexed.
+    let redacted = path.contains(Redaction.marker)
     parts.append(
       Matcher(
         Condition(
-          field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(path),
-          actual: { "\"\($0.path)\"" }, passes: { $0.path == path })))
+          field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: redacted ? nil : .path(path),
+          actual: { "\"\($0.path)\"" },
+          passes: { redacted ? matches(recorded: path, actual: $0.path) : $0.path == path }
+        )))
     parts.append(queryMatcher(recorded))
     for name in matching.headers { parts.append(headerMatcher(name, recorded.headers.values(for: name))) }
     if matching.body { parts.append(bodyMatcher(recorded.body)) }
@@ -185,30 +190,51 @@ enum ReplayKey {
         passes: { request in
           let actual = request.body ?? Data()
           if let json, let other = try? JSONValue(parsing: actual) { return matches(recorded: json, actual: other) }
-          return actual == body
+          if actual == body { return true }
+          guard let text = String(data: body, encoding: .utf8), text.contains(Redaction.marker) else { return false }
+          return matches(recorded: text, actual: String(decoding: actual, as: UTF8.self))
         }))
   }
 
-  /// Whether name-value pairs are the same, in any order; a recorded ``Redaction/marker`` value
-  /// matches any value of its name.
+  /// Whether name-value pairs are the same, in any order; a recorded value holding the
+  /// ``Redaction/marker`` matches any value of its name with any text in the marker's place.
   static func matches(recorded: [(String, String)], actual: [(String, String)]) -> Bool {
     guard recorded.count == actual.count else { return false }
     var remaining = actual
     // Exact values first, so a wildcard does not take a value an exact one needs.
-    for (name, value) in recorded.sorted(by: { $1.1 == Redaction.marker && $0.1 != Redaction.marker }) {
-      let index =
-        value == Redaction.marker
-        ? remaining.firstIndex { $0.0 == name } : remaining.firstIndex { $0.0 == name && $0.1 == value }
-      guard let index else { return false }
+    let exactFirst =
+      recorded.filter { !$0.1.contains(Redaction.marker) } + recorded.filter { $0.1.contains(Redaction.marker) }
+    for (name, value) in exactFirst {
+      guard let index = remaining.firstIndex(where: { $0.0 == name && matches(recorded: value, actual: $0.1) }) else {
+        return false
+      }
       remaining.remove(at: index)
     }
     return true
   }
 
-  /// JSON equality where a recorded ``Redaction/marker`` string matches any value.
+  /// Whether `actual` is `recorded` with any text (possibly none) in place of each
+  /// ``Redaction/marker``: `Bearer REDACTED` matches `Bearer abc`, `/users/REDACTED/keys` matches
+  /// `/users/sk_1/keys`.
+  static func matches(recorded: String, actual: String) -> Bool {
+    guard recorded.contains(Redaction.marker) else { return recorded == actual }
+    let parts = recorded.components(separatedBy: Redaction.marker)
+    guard let first = parts.first, let last = parts.last, actual.hasPrefix(first) else { return false }
+    var rest = actual.dropFirst(first.count)
+    for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
+      guard let found = rest.range(of: middle) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return rest.count >= last.count && rest.hasSuffix(last)
+  }
+
+  /// JSON equality where a recorded string holding the ``Redaction/marker`` matches any string
+  /// with any text in the marker's place, and a recorded marker alone matches any value.
   static func matches(recorded: JSONValue, actual: JSONValue) -> Bool {
     if recorded == .string(Redaction.marker) { return true }
     switch (recorded, actual) {
+    case (.string(let left), .string(let right)):
+      return matches(recorded: left, actual: right)
     case (.object(let left), .object(let right)):
       return left.count == right.count
         && left.allSatisfy { key, value in right[key].map { matches(recorded: value, actual: $0) } ?? false }

@@ -60,7 +60,7 @@ public struct Cassette: Sendable, Equatable {
 
   /// The cassette as stable HAR JSON (keys sorted, pretty printed), after `redaction`.
   public func encoded(redaction: Redaction = .default) throws -> Data {
-    try redaction.redact(self).har.encoded()
+    try redaction.redacted(self).har.encoded()
   }
 
   /// Writes the cassette to `url`, creating folders as needed, after `redaction` replaced every

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Finds secrets left in cassettes: bearer tokens, cookies, API keys in URLs, and well-known key
-/// formats anywhere in a file, bodies and fields Doppel does not use included.
+/// Finds secrets left in cassettes: exactly what a ``Redaction`` (by default ``Redaction/default``)
+/// would remove, anywhere in a file, bodies and fields Doppel does not use included. A cassette
+/// saved with a redaction lints clean with it.
 ///
 /// ```swift
 /// for finding in try CassetteLint.scan(fileAt: cassetteURL) {
@@ -64,25 +65,29 @@ public enum CassetteLint {
     }
     /// A JSON body field that carries secrets, such as `password`.
     public static func secretJSONField(_ name: String) -> Kind { Kind(description: "secret JSON field \"\(name)\"") }
+    /// Another header whose name says it is secret, such as `X-Session-Token`.
+    public static func secretHeader(_ name: String) -> Kind { Kind(description: "secret header \(name)") }
+    /// A copy of a secret found elsewhere in the file (``Redaction/Rules/repeatedSecrets``).
+    public static let repeatedSecret = Kind(description: "a secret found elsewhere in the file, repeated")
   }
 
-  /// Scans the file at `url`.
+  /// Scans the file at `url` for what `redaction` would remove.
   ///
   /// - Throws: ``DoppelError`` when the file cannot be read or is not JSON.
-  public static func scan(fileAt url: URL) throws -> [Finding] {
+  public static func scan(fileAt url: URL, redaction: Redaction = .default) throws -> [Finding] {
     let data: Data
     do {
       data = try Data(contentsOf: url)
     } catch {
       throw DoppelError("Could not read the cassette \(url.path) to lint it. Check the path.")
     }
-    return try scan(data, file: url.path)
+    return try scan(data, file: url.path, redaction: redaction)
   }
 
-  /// Scans HAR JSON; `file` names it in the findings.
+  /// Scans HAR JSON for what `redaction` would remove; `file` names it in the findings.
   ///
   /// - Throws: ``DoppelError`` when `data` is not JSON.
-  public static func scan(_ data: Data, file: String) throws -> [Finding] {
+  public static func scan(_ data: Data, file: String, redaction: Redaction = .default) throws -> [Finding] {
     let json: JSONValue
     do {
       json = try JSONValue(parsing: data)
@@ -91,8 +96,8 @@ public enum CassetteLint {
         "\(file): is not valid JSON, so it cannot be linted. A HAR file is one JSON document; check that it is complete."
       )
     }
-    var scanner = LintScanner(file: file)
-    scanner.walk(json, path: [])
+    var scanner = LintScanner(file: file, redaction: redaction)
+    scanner.walk(json)
     return scanner.findings
   }
 }

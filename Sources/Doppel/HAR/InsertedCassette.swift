@@ -122,17 +122,19 @@ public final class InsertedCassette: Sendable {
   /// The exchanges recorded so far by this insert, redacted, in the order the requests were sent.
   /// Requests still waiting for their answer are not included.
   public var recorded: [HAREntry] {
+    redaction.redact(Cassette(entries: unredacted)).entries
+  }
+
+  /// The exchanges recorded so far, as they were: kept in memory only.
+  private var unredacted: [HAREntry] {
     guard isRecording else { return [] }
     let started = Date()
     return backend.journal(since: journalStart).entries.compactMap { entry -> HAREntry? in
       guard !entry.isMatched else { return nil }
       if let response = entry.response {
-        guard let recorded = try? HAREntry(request: entry.request, response: response, startedAt: started) else {
-          return nil
-        }
-        return redaction.redact(recorded)
+        return try? HAREntry(request: entry.request, response: response, startedAt: started)
       }
-      if let error = entry.error { return redaction.redact(HAREntry(request: entry.request, error: error)) }
+      if let error = entry.error { return HAREntry(request: entry.request, error: error) }
       return nil
     }
   }
@@ -142,6 +144,12 @@ public final class InsertedCassette: Sendable {
   ///
   /// In mode `once` (recording) and `all` the file is written even when nothing was recorded, so
   /// the next run replays; in `newEpisodes` only when something new was recorded.
+  ///
+  /// Another process may record into the same file at the same time (parallel test processes, or
+  /// a test and `doppel record`): the file is locked while it is written (`<file>.har.lock`, removed
+  /// afterwards), read again when it changed, and written with every entry it holds plus the new
+  /// ones, so no one's recording is lost. Each recorder's entries keep their order; recorders'
+  /// batches follow in the order they were saved.
   ///
   /// - Throws: ``DoppelError`` when the cassette cannot be written, or when the backend's
   ///   ``Backend/journalLimit`` dropped requests before they could be saved (what was kept is
@@ -153,7 +161,7 @@ public final class InsertedCassette: Sendable {
         return state
       })
     else { return }
-    let entries = recorded
+    let entries = unredacted
     backend.unmatchedPolicy = previous.policy
     backend.issueReporter = previous.reporter
     guard isRecording else { return }
@@ -175,8 +183,10 @@ final class CassetteShelf: Sendable {
   struct Slot: Sendable {
     /// Whether the file existed when the process first used it.
     var exists: Bool
-    /// What the file held then (empty in mode `all`), plus what this process recorded since.
+    /// What the file held then (empty in mode `all`), and since the last save what it holds.
     var cassette: Cassette
+    /// Writes what this process records into the file, merged with what others write.
+    let writer: CassetteWriter
   }
 
   private let slots = Locked<[String: Slot]>([:])
@@ -186,7 +196,9 @@ final class CassetteShelf: Sendable {
     let key = url.standardizedFileURL.path
     if let slot = slots.withLock({ $0[key] }) { return slot }
     let exists = FileManager.default.fileExists(atPath: key)
-    var slot = Slot(exists: exists, cassette: Cassette())
+    var slot = Slot(
+      exists: exists, cassette: Cassette(),
+      writer: CassetteWriter(url: URL(fileURLWithPath: key), replacing: mode == .all))
     if exists && mode != .all { slot.cassette = try Cassette.load(from: url) }
     return slots.withLock { slots in
       if let existing = slots[key] { return existing }
@@ -195,14 +207,16 @@ final class CassetteShelf: Sendable {
     }
   }
 
-  /// Appends `entries` to the cassette at `url` and writes it.
+  /// Adds `entries` (unredacted) to what this process recorded into `url`, and writes the file.
   func record(_ entries: [HAREntry], into url: URL, mode: RecordMode, redaction: Redaction) throws {
     let key = url.standardizedFileURL.path
     try slots.withLock { slots in
-      var slot = slots[key] ?? Slot(exists: false, cassette: Cassette())
+      var slot =
+        slots[key]
+        ?? Slot(
+          exists: false, cassette: Cassette(), writer: CassetteWriter(url: URL(fileURLWithPath: key), replacing: false))
       if entries.isEmpty && mode == .newEpisodes && slot.exists { return }
-      slot.cassette.entries += entries
-      try slot.cassette.save(to: url, redaction: redaction)
+      slot.cassette = try slot.writer.record(entries, redaction: redaction)
       slot.exists = true
       slots[key] = slot
     }

@@ -3,42 +3,92 @@ import Foundation
 /// Which secrets to replace with ``marker`` before a cassette touches the disk.
 ///
 /// ```swift
-/// let redaction = Redaction.default.adding(headers: ["X-Session"], jsonFields: ["user.password"])
+/// try cassette.save(to: url)  // redacted with Redaction.default
+/// let redaction = Redaction.default.adding(headers: ["X-Tenant"]).keeping(names: ["session_count"])
 /// try cassette.save(to: url, redaction: redaction)
 /// ```
 ///
-/// Header names and query parameter names compare case-insensitively. A JSON field is a key path
-/// from the body's root, such as `user.password`; arrays along the way are looked into, so
-/// `items.token` reaches the `token` of every element of `items`. Request and response bodies are
-/// both redacted.
+/// The ``default`` redaction finds secrets by three ``Rules``:
+/// - ``Rules/secretNames``: a header, query or form parameter, or JSON object key (in request and
+///   response bodies, at any depth) whose name a user would call secret: `Authorization`,
+///   `Cookie`, `Set-Cookie`, and any name containing `token`, `secret`, `password`, `passwd`,
+///   `api_key` (or `apikey`, `api-key`, `apiKey`), `session`, `auth` (but not `author`),
+///   `credential`, `private_key` or `signature`, in any case and with `-`, `_`, `.` or spaces
+///   anywhere. The whole value is replaced; a JSON value that is a list of strings has each string
+///   replaced. Numbers, Booleans and `null` are kept, so a replayed body still decodes.
+/// - ``Rules/knownSecretValues``: JSON Web Tokens, `Bearer` tokens, PEM private keys, and the key
+///   formats of Stripe (`sk_live_…`, `rk_live_…`, `…_test_…`), GitHub (`ghp_…`, `github_pat_…`),
+///   AWS (`AKIA…`), Google (`AIza…`) and Slack (`xox…`), wherever they appear: any header, URL,
+///   cookie or body text. Only the secret itself is replaced (`Bearer REDACTED`).
+/// - ``Rules/repeatedSecrets``: a value redacted in one place is also replaced wherever else it
+///   appears in the cassette: a password the server echoes, a token sent back in another header, a
+///   URL or a path. Only values that look like secrets repeat this way: at least 8 characters with
+///   a digit, or 20 characters mixing upper and lower case; so a redacted `"token_type": "Bearer"`
+///   does not erase every `Bearer` in the file.
 ///
-/// Replay still matches redacted values: a recorded header, query parameter or JSON field whose
-/// value is the marker matches any value.
+/// Besides URLs and form bodies, `name=value` pairs are looked for in any text (a URL inside a JSON
+/// string, an echoed form), and a string holding JSON is redacted as JSON. Request and response
+/// bodies are both redacted, base64 ones after decoding (a binary body that is not UTF-8 text is left
+/// as it is).
+///
+/// To keep a value that a rule would remove, name it in ``keeping(names:)``, or leave a rule out
+/// with ``excluding(_:)``. ``CassetteLint`` reports exactly what a redaction would remove.
+///
+/// Replay still matches redacted values: a recorded value that is or holds the marker matches any
+/// text in its place (see ``Backend/replay(_:matching:name:fileID:filePath:line:column:)``).
 public struct Redaction: Sendable, Equatable {
   /// What a redacted value is replaced with: `REDACTED`.
   public static let marker = "REDACTED"
 
-  /// Header names whose values are replaced (the parsed `cookies` of a HAR entry follow `Cookie`
-  /// and `Set-Cookie`).
-  public private(set) var headers: [String]
-  /// Query parameter names whose values are replaced, in URLs (the request's, a redirect's
-  /// `Location`) and in form-encoded request bodies.
-  public private(set) var queryParameters: [String]
-  /// JSON key paths, such as `user.password`, whose values are replaced in JSON bodies.
-  public private(set) var jsonFields: [String]
+  /// The rules that find secrets beyond the names listed in a redaction.
+  public struct Rules: OptionSet, Sendable, Hashable {
+    /// The rules' bits.
+    public let rawValue: Int
 
-  /// Creates a redaction of exactly these names (see ``default`` for the usual ones).
-  public init(headers: [String] = [], queryParameters: [String] = [], jsonFields: [String] = []) {
+    /// Creates rules from their bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Headers, query and form parameters and JSON keys whose names a user would call secret.
+    public static let secretNames = Rules(rawValue: 1 << 0)
+    /// JSON Web Tokens, `Bearer` tokens, private keys, and the key formats of Stripe, GitHub, AWS,
+    /// Google and Slack, anywhere.
+    public static let knownSecretValues = Rules(rawValue: 1 << 1)
+    /// A value redacted in one place is redacted wherever else it appears.
+    public static let repeatedSecrets = Rules(rawValue: 1 << 2)
+    /// Every rule, as in ``Redaction/default``.
+    public static let all: Rules = [.secretNames, .knownSecretValues, .repeatedSecrets]
+  }
+
+  /// Header names whose values are replaced, besides those the ``rules`` find (the parsed
+  /// `cookies` of a HAR entry follow `Cookie` and `Set-Cookie`).
+  public private(set) var headers: [String]
+  /// Query parameter names whose values are replaced, besides those the ``rules`` find, in URLs
+  /// (the request's, a redirect's `Location`, any URL in a body) and in form-encoded bodies.
+  public private(set) var queryParameters: [String]
+  /// JSON key paths, such as `user.password`, whose values are replaced in JSON bodies, besides
+  /// the keys the ``rules`` find.
+  public private(set) var jsonFields: [String]
+  /// Names never redacted for their name (headers, parameters and JSON keys, in any case). Their
+  /// values are still replaced when they hold a known secret format or repeat a redacted value.
+  public private(set) var keptNames: [String]
+  /// The rules that find secrets beyond the names listed.
+  public private(set) var rules: Rules
+
+  /// Creates a redaction of exactly these names, and the secrets `rules` find (none by default; see
+  /// ``default`` for the usual redaction).
+  public init(
+    headers: [String] = [], queryParameters: [String] = [], jsonFields: [String] = [], rules: Rules = []
+  ) {
     self.headers = headers
     self.queryParameters = queryParameters
     self.jsonFields = jsonFields
+    self.keptNames = []
+    self.rules = rules
   }
 
-  /// The headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`,
-  /// `X-Auth-Token` and `X-Amz-Security-Token`, and the query parameters `api_key`, `apikey`,
-  /// `api-key`, `key`, `token`, `access_token`, `refresh_token`, `id_token`, `client_secret`,
-  /// `secret`, `password`, `signature`, `sig`, `auth`, `X-Amz-Signature`, `X-Amz-Credential` and
-  /// `X-Amz-Security-Token`.
+  /// Every rule (``Rules/all``), plus, by name, the headers and query parameters listed in
+  /// ``headers`` and ``queryParameters`` (most of which the rules find anyway; `key` and `sig`
+  /// they would not).
   public static let `default` = Redaction(
     headers: [
       "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-API-Key", "X-Auth-Token",
@@ -47,169 +97,79 @@ public struct Redaction: Sendable, Equatable {
     queryParameters: [
       "api_key", "apikey", "api-key", "key", "token", "access_token", "refresh_token", "id_token", "client_secret",
       "secret", "password", "signature", "sig", "auth", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
-    ])
+    ],
+    rules: .all)
 
   /// Redacts nothing.
   public static let disabled = Redaction()
 
   /// This redaction with more names.
   public func adding(headers: [String] = [], queryParameters: [String] = [], jsonFields: [String] = []) -> Redaction {
-    Redaction(
-      headers: self.headers + headers, queryParameters: self.queryParameters + queryParameters,
-      jsonFields: self.jsonFields + jsonFields)
-  }
-
-  /// `cassette` with every entry redacted.
-  public func redact(_ cassette: Cassette) -> Cassette {
-    var copy = cassette
-    copy.entries = cassette.entries.map(redact)
+    var copy = self
+    copy.headers += headers
+    copy.queryParameters += queryParameters
+    copy.jsonFields += jsonFields
     return copy
   }
 
+  /// This redaction, except that `names` (headers, parameters or JSON keys, in any case) are not
+  /// redacted for their name: `.default.keeping(names: ["WWW-Authenticate", "session_count"])`.
+  public func keeping(names: [String]) -> Redaction {
+    var copy = self
+    copy.keptNames += names
+    return copy
+  }
+
+  /// This redaction without `rules`: `.default.excluding(.repeatedSecrets)`.
+  public func excluding(_ rules: Rules) -> Redaction {
+    var copy = self
+    copy.rules.subtract(rules)
+    return copy
+  }
+
+  /// This redaction with `rules` as well: `Redaction(headers: ["X-Key"]).including(.knownSecretValues)`.
+  public func including(_ rules: Rules) -> Redaction {
+    var copy = self
+    copy.rules.formUnion(rules)
+    return copy
+  }
+
+  /// `cassette` with every entry, and every other field of the document, redacted. A value
+  /// redacted in one entry is redacted in every other (``Rules/repeatedSecrets``).
+  ///
+  /// A document that cannot be written as JSON (a time that is not a finite number) comes back
+  /// with no entries, so that nothing unredacted can be saved from it.
+  public func redact(_ cassette: Cassette) -> Cassette {
+    (try? redacted(cassette)) ?? Cassette()
+  }
+
   /// `entry` with its secrets replaced by ``marker``.
+  ///
+  /// An entry that cannot be written as JSON (a time that is not a finite number) comes back with
+  /// only its method and status, so that nothing unredacted can be saved from it.
   public func redact(_ entry: HAREntry) -> HAREntry {
-    let headerNames = Set(headers.map { $0.lowercased() })
-    let queryNames = Set(queryParameters.map { $0.lowercased() })
-    let paths = jsonFields.map { $0.split(separator: ".").map(String.init) }
-    var entry = entry
-
-    var request = entry.request
-    request.headers = redactHeaders(request.headers, headerNames, queryNames)
-    request.url = Self.redactQuery(in: request.url, queryNames)
-    request.queryString = request.queryString.map { item in
-      var item = item
-      if queryNames.contains(item.name.lowercased()) { item.value = Self.marker }
-      return item
-    }
-    if headerNames.contains("cookie") { request.extra["cookies"] = Self.redactCookies(request.extra["cookies"]) }
-    if var postData = request.postData {
-      if let text = postData.text {
-        if postData.mimeType.lowercased().contains("x-www-form-urlencoded") {
-          postData.text = Self.redactForm(text, queryNames)
-        } else {
-          let redacted = Self.redactJSON(text, encoding: postData.encoding, paths)
-          postData.text = redacted.text
-          postData.encoding = redacted.encoding
-        }
-      }
-      if case .array(let params)? = postData.extra["params"] {
-        postData.extra["params"] = .array(params.map { Self.redactPair($0, queryNames) })
-      }
-      request.postData = postData
-    }
-    entry.request = request
-
-    var response = entry.response
-    response.headers = redactHeaders(response.headers, headerNames, queryNames)
-    response.redirectURL = Self.redactQuery(in: response.redirectURL, queryNames)
-    if headerNames.contains("set-cookie") { response.extra["cookies"] = Self.redactCookies(response.extra["cookies"]) }
-    if let text = response.content.text {
-      let redacted = Self.redactJSON(text, encoding: response.content.encoding, paths)
-      response.content.text = redacted.text
-      response.content.encoding = redacted.encoding
-    }
-    entry.response = response
-    return entry
+    let rules = SecretRules(self)
+    guard !rules.isEmpty else { return entry }
+    let scorched = HAREntry(
+      startedDateTime: entry.startedDateTime, request: HARRequest(method: entry.request.method, url: Self.marker),
+      response: HARResponse(status: entry.response.status))
+    guard let json = try? JSONValue(fastEncoding: entry) else { return scorched }
+    var walker = SecretWalker(rules: rules, collectsFindings: false)
+    guard let output = walker.redact([json]).first, output != json else { return entry }
+    return (try? Self.decode(HAREntry.self, from: output)) ?? scorched
   }
 
-  // MARK: Parts
-
-  private func redactHeaders(
-    _ fields: [HARNameValue], _ names: Set<String>, _ queryNames: Set<String>
-  ) -> [HARNameValue] {
-    fields.map { field in
-      var field = field
-      let name = field.name.lowercased()
-      if names.contains(name) {
-        field.value = Self.marker
-      } else if name == "location" || name == "content-location" {
-        field.value = Self.redactQuery(in: field.value, queryNames)
-      }
-      return field
-    }
+  /// `cassette` redacted, or an error when it cannot be written as JSON.
+  func redacted(_ cassette: Cassette) throws -> Cassette {
+    let rules = SecretRules(self)
+    guard !rules.isEmpty else { return cassette }
+    let json = try JSONValue(fastEncoding: cassette.har)
+    var walker = SecretWalker(rules: rules, collectsFindings: false)
+    guard let output = walker.redact([json]).first, output != json else { return cassette }
+    return Cassette(har: try Self.decode(HARFile.self, from: output))
   }
 
-  private static func redactPair(_ value: JSONValue, _ names: Set<String>) -> JSONValue {
-    guard case .object(var object) = value, case .string(let name)? = object["name"],
-      names.contains(name.lowercased()), object["value"] != nil
-    else { return value }
-    object["value"] = .string(marker)
-    return .object(object)
-  }
-
-  private static func redactCookies(_ cookies: JSONValue?) -> JSONValue? {
-    guard case .array(let list)? = cookies else { return cookies }
-    return .array(
-      list.map { cookie in
-        guard case .object(var object) = cookie, object["value"] != nil else { return cookie }
-        object["value"] = .string(marker)
-        return .object(object)
-      })
-  }
-
-  /// `url` with the values of the named query parameters replaced, the rest byte for byte.
-  static func redactQuery(in url: String, _ names: Set<String>) -> String {
-    guard !names.isEmpty, let question = url.firstIndex(of: "?") else { return url }
-    let afterQuestion = url.index(after: question)
-    let end = url[afterQuestion...].firstIndex(of: "#") ?? url.endIndex
-    let query = String(url[afterQuestion..<end])
-    return String(url[..<afterQuestion]) + redactForm(query, names) + String(url[end...])
-  }
-
-  /// A `name=value&…` string with the values of the named parameters replaced.
-  static func redactForm(_ form: String, _ names: Set<String>) -> String {
-    form.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-      guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-      let rawName = String(pair[..<equals])
-      let name = (rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? rawName).lowercased()
-      return names.contains(name) ? rawName + "=" + marker : String(pair)
-    }.joined(separator: "&")
-  }
-
-  /// A JSON body with the values at `paths` replaced; bodies that are not JSON, or in which no
-  /// path is found, come back unchanged.
-  private static func redactJSON(
-    _ text: String, encoding: String?, _ paths: [[String]]
-  ) -> (text: String, encoding: String?) {
-    guard !paths.isEmpty else { return (text, encoding) }
-    let data: Data
-    if encoding?.lowercased() == "base64" {
-      guard let decoded = Data(base64Encoded: text.filter { !$0.isWhitespace }) else { return (text, encoding) }
-      data = decoded
-    } else {
-      data = Data(text.utf8)
-    }
-    guard var json = try? JSONValue(parsing: data) else { return (text, encoding) }
-    var changed = false
-    for path in paths where !path.isEmpty {
-      json = replace(json, at: path[...], changed: &changed)
-    }
-    guard changed else { return (text, encoding) }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let output = try? encoder.encode(json) else { return (text, encoding) }
-    if encoding?.lowercased() == "base64" { return (output.base64EncodedString(), encoding) }
-    return (String(decoding: output, as: UTF8.self), encoding)
-  }
-
-  private static func replace(_ value: JSONValue, at path: ArraySlice<String>, changed: inout Bool) -> JSONValue {
-    guard let key = path.first else { return value }
-    switch value {
-    case .array(let elements):
-      return .array(elements.map { replace($0, at: path, changed: &changed) })
-    case .object(var object):
-      guard let inner = object[key] else { return value }
-      if path.count == 1 {
-        if inner != .string(marker) {
-          object[key] = .string(marker)
-          changed = true
-        }
-      } else {
-        object[key] = replace(inner, at: path.dropFirst(), changed: &changed)
-      }
-      return .object(object)
-    default:
-      return value
-    }
+  private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+    try JSONDecoder().decode(T.self, from: JSONEncoder().encode(json))
   }
 }

@@ -40,32 +40,39 @@ struct Snippet_Doppel_RecordingAndReplaying_L106 {
   func showsAServerError() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:120
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:142
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L120 {
-  @Test(.doppel(
-    cassette: "login",
-    redaction: .default.adding(headers: ["X-Session"], jsonFields: ["user.password", "access_token"])))
+struct Snippet_Doppel_RecordingAndReplaying_L142 {
+  // More names:
+  @Test(.doppel(cassette: "login", redaction: .default.adding(headers: ["X-Tenant"], jsonFields: ["user.pin"])))
   func logsIn() async throws {}
+
+  // A name that is not secret in your API, kept everywhere (known key formats in it still go):
+  @Test(.doppel(cassette: "stats", redaction: .default.keeping(names: ["session_count", "WWW-Authenticate"])))
+  func loadsStats() async throws {}
+
+  // Without one rule:
+  @Test(.doppel(cassette: "echo", redaction: .default.excluding(.repeatedSecrets)))
+  func echoes() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:135
-func snippet_Doppel_RecordingAndReplaying_L135() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:173
+func snippet_Doppel_RecordingAndReplaying_L173() async throws {
   for finding in try CassetteLint.scan(fileAt: cassetteURL) {
     print(finding)  // …/login.har: entries[2].request.headers.Authorization: bearer token
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:156
-func snippet_Doppel_RecordingAndReplaying_L156() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:214
+func snippet_Doppel_RecordingAndReplaying_L214() async throws {
   let export = try Cassette.load(from: URL(fileURLWithPath: "/Users/me/Downloads/api.example.com.har"))
   try export.save(to: testsFolder.appending(path: "__Cassettes__/BreedTests/breeds.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = export
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:182
-func snippet_Doppel_RecordingAndReplaying_L182() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:240
+func snippet_Doppel_RecordingAndReplaying_L240() async throws {
   let backend = Backend()
   let cassette = try backend.insertCassette(at: cassetteURL, record: .once)
   defer { try? cassette.eject() }  // saves what was recorded
@@ -74,7 +81,7 @@ func snippet_Doppel_RecordingAndReplaying_L182() async throws {
   _ = cassette
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:190
-func snippet_Doppel_RecordingAndReplaying_L190() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:248
+func snippet_Doppel_RecordingAndReplaying_L248() async throws {
   try backend.replay(Cassette.load(from: cassetteURL))
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// An exclusive lock between processes (and threads) on a file: `flock` on a lock file next to
+/// it, which exists only while someone holds the lock.
+enum FileLock {
+  /// Runs `body` holding the lock on `path` (created if needed, removed when done).
+  ///
+  /// The lock file is removed before it is unlocked; a process that was waiting for it then sees
+  /// that the path no longer names the file it locked, and starts again with a new one. So no
+  /// lock file is left behind, and no two processes ever hold the lock at once.
+  ///
+  /// - Throws: ``DoppelError`` when the lock file cannot be created (`what` names the file it
+  ///   guards).
+  static func withLock<T>(_ path: String, guarding what: String, _ body: () throws -> T) throws -> T {
+    let descriptor = try acquire(path, guarding: what)
+    defer {
+      unlink(path)
+      close(descriptor)
+    }
+    return try body()
+  }
+
+  private static func acquire(_ path: String, guarding what: String) throws -> Int32 {
+    while true {
+      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        let reason = String(cString: strerror(errno))
+        throw DoppelError(
+          "Could not lock \(what) to write it: creating \(path) failed (\(reason)). Check that the folder is writable.")
+      }
+      while flock(descriptor, LOCK_EX) != 0 {
+        guard errno == EINTR else {
+          let reason = String(cString: strerror(errno))
+          close(descriptor)
+          throw DoppelError("Could not lock \(what) to write it: locking \(path) failed (\(reason)).")
+        }
+      }
+      var held = stat()
+      var named = stat()
+      if fstat(descriptor, &held) == 0, stat(path, &named) == 0, held.st_dev == named.st_dev,
+        held.st_ino == named.st_ino
+      {
+        return descriptor
+      }
+      // The holder before us removed the file we locked: lock the new one.
+      close(descriptor)
+    }
+  }
+}
+
+/// What identifies one version of a file: it changes whenever the file is replaced (a new inode)
+/// or written.
+struct FileIdentity: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let seconds: Int
+  let nanoseconds: Int
+
+  /// The identity of the file at `path` now, or `nil` when there is none.
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(truncatingIfNeeded: info.st_dev)
+    inode = UInt64(truncatingIfNeeded: info.st_ino)
+    size = Int64(truncatingIfNeeded: info.st_size)
+    #if canImport(Darwin)
+      seconds = Int(info.st_mtimespec.tv_sec)
+      nanoseconds = Int(info.st_mtimespec.tv_nsec)
+    #else
+      seconds = Int(info.st_mtim.tv_sec)
+      nanoseconds = Int(info.st_mtim.tv_nsec)
+    #endif
+  }
+}
