@@ -20,7 +20,10 @@ let package = Package(
         .product(name: "DoppelServer", package: "Doppel"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
-      ]
+      ],
+      // Support.swift is a link to Tests/DoppelServerTests/Support.swift, whose code is compiled
+      // only when the main package's Server trait is on; here it always is.
+      swiftSettings: [.define("Server")]
     )
   ],
   swiftLanguageModes: [.v6]

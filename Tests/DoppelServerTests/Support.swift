@@ -37,10 +37,30 @@
   }
 
   /// A flag a test can read while a request is in flight.
-  final class Flag: Sendable {
-    private let value = Locked(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+  ///
+  /// Built on `NSLock` rather than Doppel's `package` lock, because this file is also compiled by
+  /// the IntegrationTests package, which is another package.
+  final class Flag: @unchecked Sendable {
+    // Why `@unchecked` is safe: `value` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { _ = testAndSet() }
+
+    /// Sets the flag and returns whether it was set already.
+    func testAndSet() -> Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      let was = value
+      value = true
+      return was
+    }
+
+    var isSet: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return value
+    }
   }
 
   /// Runs blocking work on a thread of its own, so that the cooperative pool is never blocked.
@@ -56,7 +76,7 @@
     /// A plain TCP connection to the server, for sending what no HTTP client would.
     final class RawConnection: Sendable {
       private let descriptor: Int32
-      private let isClosed = Locked(false)
+      private let isClosed = Flag()
 
       enum End: Equatable, Sendable {
         /// The server closed the connection (FIN).
@@ -175,11 +195,7 @@
 
       /// Closes the connection (once).
       func close() {
-        let first = isClosed.withLock { closed in
-          defer { closed = true }
-          return !closed
-        }
-        if first { _ = Glibc.close(descriptor) }
+        if !isClosed.testAndSet() { _ = Glibc.close(descriptor) }
       }
 
       deinit { close() }
