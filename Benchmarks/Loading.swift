@@ -15,14 +15,23 @@ enum Loading {
 
   /// Generates the inputs for `count` stubs (or entries), times each load once, prints a table,
   /// and returns how many loads failed.
+  ///
+  /// For profiling one load: `DOPPEL_LOADING_DIR=folder` keeps the inputs in `folder` and reuses
+  /// those already there (delete them when changing the count), and `DOPPEL_LOADING_CASE=text`
+  /// loads only the inputs whose name contains `text`.
   static func run(count: Int) -> Int {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-loading-\(getpid())")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let env = ProcessInfo.processInfo.environment
+    let kept = env["DOPPEL_LOADING_DIR"]
+    let folder =
+      kept.map { URL(fileURLWithPath: $0) }
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent("doppel-loading-\(getpid())")
+    defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
     var failures = 0
     var rows: [String] = []
     print("Loading \(grouped(Double(count))) stubs or entries (goal: under \(Int(goalSeconds)) s each at 50,000):")
     do {
-      for loading in try cases(count: count, in: folder) {
+      for loading in try cases(count: count, in: folder)
+      where env["DOPPEL_LOADING_CASE"].map({ loading.name.contains($0) }) ?? true {
         let start = ContinuousClock.now
         let cpuStart = cpuSeconds()
         let loaded: Int
@@ -60,7 +69,9 @@ enum Loading {
     for (inline, bodies) in [(false, "file bodies"), (true, "1 KB inline JSON bodies")] {
       for (pretty, layout) in [(false, "minified"), (true, "pretty")] {
         let url = folder.appendingPathComponent("\(layout)-\(inline ? "inline" : "file").json")
-        try manifest(count: count, inline: inline, pretty: pretty).write(to: url)
+        if !FileManager.default.fileExists(atPath: url.path) {
+          try manifest(count: count, inline: inline, pretty: pretty).write(to: url)
+        }
         result.append(
           Case(name: "manifest, \(layout), \(bodies)") {
             let manifest = try Manifest.load(contentsOf: url)
@@ -69,7 +80,7 @@ enum Loading {
       }
     }
     let har = folder.appendingPathComponent("entries.har")
-    try cassette(count: count).write(to: har)
+    if !FileManager.default.fileExists(atPath: har.path) { try cassette(count: count).write(to: har) }
     result.append(
       Case(name: "HAR cassette, pretty, 1 KB bodies") {
         let backend = Backend(issueReporter: .ignore)

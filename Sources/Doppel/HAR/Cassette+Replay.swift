@@ -51,13 +51,22 @@ extension Backend {
     _ cassette: Cassette, matching: Cassette.Matching = .methodAndURL, name: String = "cassette",
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) throws -> [StubHandle] {
-    try cassette.validate(file: name)
+    // One pass both checks every entry (as `validate(file:)` would) and groups them; nothing is
+    // registered unless all of them can be replayed.
+    var problems: [String] = []
     var order: [String] = []
     var groups: [String: (request: Request, indexes: [Int], responses: [Response])] = [:]
     for (index, entry) in cassette.entries.enumerated() {
-      guard let request = try? entry.recordedRequest(),
-        let response = try? entry.replayResponse(for: request.method)
-      else { continue }  // validate(file:) has thrown for these
+      let request: Request
+      let response: Response
+      do {
+        request = try entry.recordedRequest()
+        response = try entry.replayResponse(for: HTTPMethod(entry.request.method))
+      } catch {
+        problems.append(error.message(place: name, index: index))
+        continue
+      }
+      guard problems.isEmpty else { continue }
       let key = ReplayKey.key(for: request, matching)
       if groups[key] == nil {
         order.append(key)
@@ -66,6 +75,7 @@ extension Backend {
       groups[key]?.indexes.append(index)
       groups[key]?.responses.append(response)
     }
+    guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
     return order.compactMap { key in
       guard let group = groups[key] else { return nil }
       return stub(

@@ -4,8 +4,8 @@ struct PositionedJSON: Sendable {
   enum Value: Sendable {
     case null
     case bool(Bool)
-    /// The number's value and its literal text, kept so it is served as written.
-    case number(Double, literal: String)
+    /// A number's literal text, kept so it is served as written; ``number(_:)`` is its value.
+    case number(String)
     case string(String)
     case array([PositionedJSON])
     case object([Member])
@@ -22,12 +22,16 @@ struct PositionedJSON: Sendable {
   /// The UTF-8 offset of the value's first byte in the document.
   let offset: Int
 
+  /// The value of a number literal the parser accepted (out-of-range literals are infinite).
+  /// Converted when asked for, so a parse does not convert the many numbers nobody reads.
+  static func number(_ literal: String) -> Double { Double(literal) ?? .nan }
+
   /// What the value is, for messages: `a string "200"`, `an object`, `null`.
   var kind: String {
     switch value {
     case .null: return "null"
     case .bool(let flag): return flag ? "true" : "false"
-    case .number(_, let literal): return "the number \(literal)"
+    case .number(let literal): return "the number \(literal)"
     case .string(let text): return "the string \"\(text.count > 40 ? text.prefix(37) + "…" : text)\""
     case .array: return "an array"
     case .object: return "an object"
@@ -39,7 +43,7 @@ struct PositionedJSON: Sendable {
     switch value {
     case .null: return .null
     case .bool(let flag): return .bool(flag)
-    case .number(let number, _): return .number(number)
+    case .number(let literal): return .number(Self.number(literal))
     case .string(let text): return .string(text)
     case .array(let items): return .array(items.map(\.jsonValue))
     case .object(let members):
@@ -54,11 +58,69 @@ struct PositionedJSON: Sendable {
     return output
   }
 
+  /// The same text as ``serialized``, copied from `document` (the bytes the value was parsed
+  /// from) without the white space between tokens: one pass over the bytes instead of a walk of
+  /// the tree. Scalars, and values with an escape in a string (which ``serialized`` writes its own
+  /// way), are serialized from the tree.
+  func compactText(in document: [UInt8]) -> String {
+    switch value {
+    case .object, .array: break
+    default: return serialized
+    }
+    let copied = document.withUnsafeBufferPointer { buffer -> String? in
+      // First where the value ends, and whether a string in it has an escape.
+      var depth = 0
+      var inString = false
+      var end = offset
+      scan: while end < buffer.count {
+        let byte = buffer[end]
+        end += 1
+        if inString {
+          if byte == UInt8(ascii: "\"") {
+            inString = false
+          } else if byte == UInt8(ascii: "\\") {
+            return nil
+          }
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          depth -= 1
+          if depth == 0 { break scan }
+        default: break
+        }
+      }
+      guard depth == 0 else { return nil }
+      // Then the bytes without the white space outside strings, straight into the string.
+      return String(unsafeUninitializedCapacity: end - offset) { output in
+        var count = 0
+        var inString = false
+        for index in offset..<end {
+          let byte = buffer[index]
+          if byte == UInt8(ascii: "\"") {
+            inString.toggle()
+          } else if !inString
+            && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+              || byte == UInt8(ascii: "\t"))
+          {
+            continue
+          }
+          output[count] = byte
+          count += 1
+        }
+        return count
+      }
+    }
+    return copied ?? serialized
+  }
+
   private func write(to output: inout String) {
     switch value {
     case .null: output += "null"
     case .bool(let flag): output += flag ? "true" : "false"
-    case .number(_, let literal): output += literal
+    case .number(let literal): output += literal
     case .string(let text): Self.writeString(text, to: &output)
     case .array(let items):
       output += "["

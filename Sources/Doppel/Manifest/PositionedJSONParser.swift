@@ -12,27 +12,46 @@ struct PositionedJSONParser {
   /// Arrays and objects nested deeper than this are refused instead of overflowing the stack.
   static let maximumDepth = 512
 
+  /// The document, for messages.
   private let bytes: [UInt8]
+  /// The same bytes, read without a bounds check per byte: every read is behind `index < count`.
+  private let buffer: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var depth = 0
+  /// Reused for strings with escapes, so decoding one allocates only the result.
+  private var scratch: [UInt8] = []
 
-  private init(_ bytes: [UInt8]) { self.bytes = bytes }
+  private init(_ bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+    self.buffer = buffer
+  }
+
+  /// Objects with up to this many members look for a repeated key by comparing with each earlier
+  /// key; larger ones keep a dictionary.
+  private static let linearKeyCheckLimit = 16
 
   /// Parses a whole document: one value, surrounded by optional white space. A UTF-8 byte order
   /// mark at the start is skipped.
   static func parse(
     _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}"
   ) throws(SyntaxError) -> PositionedJSON {
-    var parser = PositionedJSONParser(bytes)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-    parser.skipWhitespace()
-    guard parser.index < bytes.count else {
+    let result = bytes.withUnsafeBufferPointer { buffer -> Result<PositionedJSON, SyntaxError> in
+      var parser = PositionedJSONParser(bytes, buffer: buffer)
+      return Result { () throws(SyntaxError) in try parser.parseDocument(whenEmpty: whenEmpty) }
+    }
+    return try result.get()
+  }
+
+  private mutating func parseDocument(whenEmpty: String) throws(SyntaxError) -> PositionedJSON {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    skipWhitespace()
+    guard index < buffer.count else {
       throw SyntaxError(message: whenEmpty, offset: 0)
     }
-    let value = try parser.parseValue()
-    parser.skipWhitespace()
-    if parser.index < bytes.count {
-      throw parser.error("unexpected \(parser.found) after the end of the JSON value")
+    let value = try parseValue()
+    skipWhitespace()
+    if index < buffer.count {
+      throw error("unexpected \(found) after the end of the JSON value")
     }
     return value
   }
@@ -69,6 +88,7 @@ struct PositionedJSONParser {
     defer { depth -= 1 }
     index += 1  // {
     var members: [PositionedJSON.Member] = []
+    // Filled only once the object outgrows the linear check.
     var seen: [String: Int] = [:]
     skipWhitespace()
     if peek == UInt8(ascii: "}") {
@@ -85,13 +105,12 @@ struct PositionedJSONParser {
       }
       let keyOffset = index
       let key = try parseString()
-      if let first = seen[key] {
+      if let first = earlierOffset(of: key, at: keyOffset, in: members, seen: &seen) {
         let position = TextPosition(offset: first, in: bytes)
         throw SyntaxError(
           message: "the key \"\(key)\" appears twice in this object (first at \(position)); keep one", offset: keyOffset
         )
       }
-      seen[key] = keyOffset
       skipWhitespace()
       guard peek == UInt8(ascii: ":") else {
         throw error("expected \":\" after the key \"\(key)\", found \(found)")
@@ -110,6 +129,24 @@ struct PositionedJSONParser {
       default: throw error("expected \",\" or \"}\" after the value of \"\(key)\", found \(found)")
       }
     }
+  }
+
+  /// Where `key` was written earlier in the object, if it was; otherwise notes it at `offset`.
+  /// Small objects compare with each earlier key; from ``linearKeyCheckLimit`` members on, `seen`
+  /// indexes them all.
+  private func earlierOffset(
+    of key: String, at offset: Int, in members: [PositionedJSON.Member], seen: inout [String: Int]
+  ) -> Int? {
+    if members.count < Self.linearKeyCheckLimit {
+      for member in members where member.key == key { return member.keyOffset }
+      return nil
+    }
+    if seen.isEmpty {
+      for member in members { seen[member.key] = member.keyOffset }
+    }
+    if let first = seen[key] { return first }
+    seen[key] = offset
+    return nil
   }
 
   private mutating func parseArray() throws(SyntaxError) -> PositionedJSON.Value {
@@ -152,36 +189,59 @@ struct PositionedJSONParser {
   private mutating func parseString() throws(SyntaxError) -> String {
     let start = index
     index += 1  // "
-    // Most strings have no escape: one decode of the bytes between the quotes.
-    var scalars: String.UnicodeScalarView?
+    // Most strings have no escape: one decode of the bytes between the quotes. Those with escapes
+    // are assembled as UTF-8 in `scratch`, then decoded once.
+    var escaped = false
     var runStart = index
-    func flush(_ end: Int) {
-      if end > runStart {
-        scalars?.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-      }
-    }
-    while true {
-      guard let byte = peek else {
-        throw SyntaxError(message: "the string that starts here has no closing \"", offset: start)
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
+    while index < buffer.count {
+      let byte = buffer[index]
+      if byte == UInt8(ascii: "\"") {
         defer { index += 1 }
-        guard scalars != nil else { return String(decoding: bytes[runStart..<index], as: UTF8.self) }
-        flush(index)
-        return String(scalars ?? String.UnicodeScalarView())
-      case UInt8(ascii: "\\"):
-        if scalars == nil { scalars = String.UnicodeScalarView() }
-        flush(index)
-        scalars?.append(try parseEscape())
+        guard escaped else { return text(runStart..<index) }
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+        return String(decoding: scratch, as: UTF8.self)
+      } else if byte == UInt8(ascii: "\\") {
+        if !escaped {
+          escaped = true
+          scratch.removeAll(keepingCapacity: true)
+        }
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+        appendUTF8(try parseEscape())
         runStart = index
-      case 0..<0x20:
+      } else if byte < 0x20 {
         let name = byte == 0x0A ? "a line break" : byte == 0x09 ? "a tab" : "the control character U+00\(hex(byte))"
         throw error("\(name) inside a string; write it as an escape (\\n, \\t, \\u00XX), or close the string")
-      default:
+      } else {
         index += 1
       }
     }
+    throw SyntaxError(message: "the string that starts here has no closing \"", offset: start)
+  }
+
+  /// Appends the UTF-8 encoding of `scalar` to `scratch`.
+  private mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    let value = scalar.value
+    switch value {
+    case 0..<0x80:
+      scratch.append(UInt8(truncatingIfNeeded: value))
+    case 0x80..<0x800:
+      scratch.append(0xC0 | UInt8(truncatingIfNeeded: value >> 6))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    case 0x800..<0x10000:
+      scratch.append(0xE0 | UInt8(truncatingIfNeeded: value >> 12))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    default:
+      scratch.append(0xF0 | UInt8(truncatingIfNeeded: value >> 18))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: (value >> 12) & 0x3F))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    }
+  }
+
+  /// The bytes in `range` as text (the document was checked to be UTF-8).
+  private func text(_ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
   }
 
   private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
@@ -201,7 +261,7 @@ struct PositionedJSONParser {
     case UInt8(ascii: "u"):
       let first = try parseHex4(escapeStart: start)
       if (0xD800...0xDBFF).contains(first) {
-        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+        guard peek == UInt8(ascii: "\\"), index + 1 < buffer.count, buffer[index + 1] == UInt8(ascii: "u") else {
           throw SyntaxError(
             message:
               "the escape \\u\(hex16(first)) is the first half of a surrogate pair but no \\uDC00–\\uDFFF follows",
@@ -266,7 +326,7 @@ struct PositionedJSONParser {
     let integerStart = index
     let integerDigits = digits()
     guard integerDigits > 0 else { throw invalidNumber(start) }
-    if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
+    if integerDigits > 1 && buffer[integerStart] == UInt8(ascii: "0") {
       throw SyntaxError(message: "a number cannot start with 0 followed by more digits", offset: start)
     }
     if peek == UInt8(ascii: ".") {
@@ -278,8 +338,8 @@ struct PositionedJSONParser {
       if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
       guard digits() > 0 else { throw invalidNumber(start) }
     }
-    let literal = String(decoding: bytes[start..<index], as: UTF8.self)
-    return .number(Double(literal) ?? .nan, literal: literal)
+    let literal = text(start..<index)
+    return .number(literal)
   }
 
   private mutating func invalidNumber(_ start: Int) -> SyntaxError {
@@ -315,14 +375,14 @@ struct PositionedJSONParser {
 
   // MARK: Helpers
 
-  private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+  private var peek: UInt8? { index < buffer.count ? buffer[index] : nil }
 
   private mutating func skipWhitespace() {
-    while let byte = peek,
-      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-        || byte == UInt8(ascii: "\t")
-    {
-      index += 1
+    while index < buffer.count {
+      switch buffer[index] {
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+      default: return
+      }
     }
   }
 

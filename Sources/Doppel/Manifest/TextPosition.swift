@@ -41,15 +41,20 @@ struct TextPositions: Sendable {
     checkpoints.reserveCapacity(bytes.count / Self.stride + 1)
     var column = 1
     bytes.withUnsafeBufferPointer { buffer in
-      for index in 0..<buffer.count {
-        if index % Self.stride == 0 { checkpoints.append(column) }
-        let byte = buffer[index]
-        if byte == UInt8(ascii: "\n") {
-          lineStarts.append(index + 1)
-          column = 1
-        } else if byte & 0xC0 != 0x80 {
-          column += 1
+      var chunkStart = 0
+      while chunkStart < buffer.count {
+        checkpoints.append(column)
+        let chunkEnd = min(chunkStart + Self.stride, buffer.count)
+        for index in chunkStart..<chunkEnd {
+          let byte = buffer[index]
+          if byte == UInt8(ascii: "\n") {
+            lineStarts.append(index + 1)
+            column = 1
+          } else if byte & 0xC0 != 0x80 {
+            column += 1
+          }
         }
+        chunkStart = chunkEnd
       }
     }
     if bytes.count % Self.stride == 0 { checkpoints.append(column) }
@@ -76,5 +81,21 @@ struct TextPositions: Sendable {
     }
     for index in start..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
     return TextPosition(line: low + 1, column: column)
+  }
+}
+
+/// ``TextPositions`` built on the first position asked for, for a reader that needs positions
+/// only when something is wrong. Not `Sendable`: one reader uses it on one thread.
+final class LazyTextPositions {
+  private let bytes: [UInt8]
+  private var built: TextPositions?
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  func position(_ offset: Int) -> TextPosition {
+    if let built { return built.position(offset) }
+    let positions = TextPositions(bytes)
+    built = positions
+    return positions.position(offset)
   }
 }

@@ -19,9 +19,7 @@ struct StubURL: Sendable {
             + "\"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."))
     }
     if string.isEmpty { return failure("it is empty") }
-    if let bad = string.unicodeScalars.enumerated().first(where: {
-      $0.element.properties.isWhitespace || $0.element.value < 0x20 || $0.element.value == 0x7F
-    }) {
+    if let bad = string.unicodeScalars.enumerated().first(where: { Self.isForbidden($0.element) }) {
       let what =
         bad.element == " " ? "a space" : "the character U+\(String(bad.element.value, radix: 16, uppercase: true))"
       return failure("it contains \(what) at offset \(bad.offset); percent-encode it (a space is %20)")
@@ -30,7 +28,7 @@ struct StubURL: Sendable {
     if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
     var result = StubURL(path: "/")
     if !rest.hasPrefix("/") {
-      guard let separator = rest.range(of: "://") else {
+      guard let separator = Self.schemeSeparator(in: rest) else {
         return failure("it is neither an absolute URL (scheme://host/path) nor a path starting with \"/\"")
       }
       let scheme = rest[..<separator.lowerBound]
@@ -64,8 +62,7 @@ struct StubURL: Sendable {
         result.port = port
       }
       guard !hostPart.isEmpty else { return failure("it has no host") }
-      let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-_~%[]:"))
-      guard hostPart.unicodeScalars.allSatisfy(allowed.contains) else {
+      guard hostPart.unicodeScalars.allSatisfy(Self.isHostScalar) else {
         return failure("the host \"\(hostPart)\" contains characters a host cannot have")
       }
       result.host = hostPart.lowercased()
@@ -80,11 +77,41 @@ struct StubURL: Sendable {
       result.query = items
     }
     if pathPart.isEmpty { pathPart = "/" }
-    guard let decoded = String(pathPart).removingPercentEncoding else {
+    guard let decoded = percentDecoded(pathPart) else {
       return failure("the path \"\(pathPart)\" has a bad percent-escape")
     }
     result.path = decoded
     return .success(result)
+  }
+
+  /// White space (Unicode's, not only ASCII's) and control characters, which a URL cannot hold.
+  private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+    // ASCII's white space is U+0009–U+000D and U+0020: all below U+0021.
+    if scalar.isASCII { return scalar.value < 0x21 || scalar.value == 0x7F }
+    return scalar.properties.isWhitespace
+  }
+
+  /// The characters a host may have: letters and digits of any script, and `.-_~%[]:`.
+  private static let hostCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-_~%[]:"))
+
+  private static func isHostScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", "~", "%", "[", "]", ":": true
+    case _ where scalar.isASCII: false
+    default: hostCharacters.contains(scalar)
+    }
+  }
+
+  /// Where the first `://` is.
+  private static func schemeSeparator(in text: Substring) -> Range<String.Index>? {
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    while let colon = utf8[index...].firstIndex(of: UInt8(ascii: ":")) {
+      let after = utf8[utf8.index(after: colon)...]
+      if after.starts(with: "//".utf8) { return colon..<utf8.index(colon, offsetBy: 3) }
+      index = utf8.index(after: colon)
+    }
+    return nil
   }
 }
 
@@ -100,8 +127,8 @@ struct QueryItem: Hashable, Sendable, CustomStringConvertible {
     var items: [QueryItem] = []
     for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      guard let name = String(parts[0]).removingPercentEncoding,
-        let value = (parts.count > 1 ? String(parts[1]) : "").removingPercentEncoding
+      guard let name = percentDecoded(parts[0]),
+        let value = parts.count > 1 ? percentDecoded(parts[1]) : ""
       else { return nil }
       items.append(QueryItem(name: name, value: value))
     }
@@ -111,4 +138,10 @@ struct QueryItem: Hashable, Sendable, CustomStringConvertible {
   static func from(_ request: Request) -> [QueryItem] {
     request.queryItems.map { QueryItem(name: $0.name, value: $0.value ?? "") }
   }
+}
+
+/// `text` with its percent-escapes decoded (`nil` when one is malformed); text without `%` is
+/// returned as it is, without a round trip through Foundation.
+func percentDecoded(_ text: Substring) -> String? {
+  text.utf8.contains(UInt8(ascii: "%")) ? String(text).removingPercentEncoding : String(text)
 }
