@@ -18,9 +18,34 @@ struct PositionedJSON: Sendable {
     let value: PositionedJSON
   }
 
-  let value: Value
+  /// The value, built when first read for a deferred one (see
+  /// ``PositionedJSONParser/parse(_:whenEmpty:deferring:)``); a deferred value is rebuilt at
+  /// each read, so a reader keeps what it reads.
+  var value: Value {
+    switch storage {
+    case .built(let value): value
+    case .deferred(let document): PositionedJSONParser.deferredValue(at: offset, in: document)
+    }
+  }
   /// The UTF-8 offset of the value's first byte in the document.
   let offset: Int
+  private let storage: Storage
+
+  private enum Storage: Sendable {
+    case built(Value)
+    case deferred(DeferredJSONDocument)
+  }
+
+  init(value: Value, offset: Int) {
+    storage = .built(value)
+    self.offset = offset
+  }
+
+  /// A stand-in for the object or array at `offset` of `document`, built when read.
+  init(offset: Int, deferredIn document: DeferredJSONDocument) {
+    storage = .deferred(document)
+    self.offset = offset
+  }
 
   /// The value of a number literal the parser accepted (out-of-range literals are infinite).
   /// Converted when asked for, so a parse does not convert the many numbers nobody reads.
@@ -63,10 +88,10 @@ struct PositionedJSON: Sendable {
   /// the tree. Scalars, and values with an escape in a string (which ``serialized`` writes its own
   /// way), are serialized from the tree.
   func compactText(in document: [UInt8]) -> String {
-    switch value {
-    case .object, .array: break
-    default: return serialized
-    }
+    // Told from the first byte, so that a deferred value is not built.
+    guard document.indices.contains(offset),
+      document[offset] == UInt8(ascii: "{") || document[offset] == UInt8(ascii: "[")
+    else { return serialized }
     let copied = document.withUnsafeBufferPointer { buffer -> String? in
       // First where the value ends, and whether a string in it has an escape.
       var depth = 0
@@ -157,5 +182,18 @@ struct PositionedJSON: Sendable {
       }
     }
     output += "\""
+  }
+}
+
+/// A parsed document whose values of some keys are built only when read: the bytes they are
+/// built from, kept alive by the stand-ins (immutable, so safe to share).
+final class DeferredJSONDocument: Sendable {
+  let bytes: [UInt8]
+  /// The keys whose object or array values are deferred.
+  let keys: [String]
+
+  init(bytes: [UInt8], keys: [String]) {
+    self.bytes = bytes
+    self.keys = keys
   }
 }

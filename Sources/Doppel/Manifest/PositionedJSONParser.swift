@@ -20,10 +20,21 @@ struct PositionedJSONParser {
   private var depth = 0
   /// Reused for strings with escapes, so decoding one allocates only the result.
   private var scratch: [UInt8] = []
+  /// The members (and elements) of the objects (and arrays) being read, innermost last: each
+  /// container collects its own above the enclosing ones' and leaves as one array of exactly its
+  /// size, instead of an array regrown member by member.
+  private var memberStack: [PositionedJSON.Member] = []
+  private var itemStack: [PositionedJSON] = []
 
-  private init(_ bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>) {
+  /// Set when values of some keys are deferred: the document their stand-ins build them from.
+  private let document: DeferredJSONDocument?
+  /// `false` while a deferred value is checked: it is read as strictly, but nothing is built.
+  private var building = true
+
+  private init(_ bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>, document: DeferredJSONDocument?) {
     self.bytes = bytes
     self.buffer = buffer
+    self.document = document
   }
 
   /// Objects with up to this many members look for a repeated key by comparing with each earlier
@@ -32,14 +43,33 @@ struct PositionedJSONParser {
 
   /// Parses a whole document: one value, surrounded by optional white space. A UTF-8 byte order
   /// mark at the start is skipped.
+  ///
+  /// An object or array that is the value of a key in `deferredKeys` (such as a response's
+  /// inline `"json"` body) is checked as strictly as the rest, but its tree is built only when
+  /// its ``PositionedJSON/value`` is first read: a manifest of many large bodies, which are
+  /// mostly copied as text (``PositionedJSON/compactText(in:)``), is read without building a node
+  /// per value of every body.
   static func parse(
-    _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}"
+    _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}",
+    deferring deferredKeys: [String] = []
   ) throws(SyntaxError) -> PositionedJSON {
+    let document = deferredKeys.isEmpty ? nil : DeferredJSONDocument(bytes: bytes, keys: deferredKeys)
     let result = bytes.withUnsafeBufferPointer { buffer -> Result<PositionedJSON, SyntaxError> in
-      var parser = PositionedJSONParser(bytes, buffer: buffer)
+      var parser = PositionedJSONParser(bytes, buffer: buffer, document: document)
       return Result { () throws(SyntaxError) in try parser.parseDocument(whenEmpty: whenEmpty) }
     }
     return try result.get()
+  }
+
+  /// Builds the deferred value at `offset` of `document`, which was checked when the document
+  /// was parsed.
+  static func deferredValue(at offset: Int, in document: DeferredJSONDocument) -> PositionedJSON.Value {
+    document.bytes.withUnsafeBufferPointer { buffer in
+      var parser = PositionedJSONParser(document.bytes, buffer: buffer, document: document)
+      parser.index = offset
+      // The value parsed once already, so this cannot fail; `null` stands in if it ever did.
+      return (try? parser.parseValue())?.value ?? .null
+    }
   }
 
   private mutating func parseDocument(whenEmpty: String) throws(SyntaxError) -> PositionedJSON {
@@ -64,7 +94,7 @@ struct PositionedJSONParser {
     switch byte {
     case UInt8(ascii: "{"): return PositionedJSON(value: try parseObject(), offset: start)
     case UInt8(ascii: "["): return PositionedJSON(value: try parseArray(), offset: start)
-    case UInt8(ascii: "\""): return PositionedJSON(value: .string(try parseString()), offset: start)
+    case UInt8(ascii: "\""): return PositionedJSON(value: .string(try parseString(keeping: building)), offset: start)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       return PositionedJSON(value: try parseNumber(), offset: start)
     case UInt8(ascii: "t"):
@@ -87,7 +117,8 @@ struct PositionedJSONParser {
     try enterNesting()
     defer { depth -= 1 }
     index += 1  // {
-    var members: [PositionedJSON.Member] = []
+    let base = memberStack.count
+    defer { memberStack.removeLast(memberStack.count - base) }
     // Filled only once the object outgrows the linear check.
     var seen: [String: Int] = [:]
     skipWhitespace()
@@ -98,14 +129,14 @@ struct PositionedJSONParser {
     while true {
       skipWhitespace()
       guard peek == UInt8(ascii: "\"") else {
-        if peek == UInt8(ascii: "}") && !members.isEmpty {
+        if peek == UInt8(ascii: "}") && memberStack.count > base {
           throw error("expected a key after \",\", found \"}\"; JSON does not allow a trailing comma")
         }
         throw error("expected a key in double quotes, found \(found)")
       }
       let keyOffset = index
-      let key = try parseString()
-      if let first = earlierOffset(of: key, at: keyOffset, in: members, seen: &seen) {
+      let key = try parseString(keeping: true)
+      if let first = earlierOffset(of: key, at: keyOffset, from: base, seen: &seen) {
         let position = TextPosition(offset: first, in: bytes)
         throw SyntaxError(
           message: "the key \"\(key)\" appears twice in this object (first at \(position)); keep one", offset: keyOffset
@@ -117,26 +148,35 @@ struct PositionedJSONParser {
       }
       index += 1
       skipWhitespace()
-      let value = try parseValue()
-      members.append(PositionedJSON.Member(key: key, keyOffset: keyOffset, value: value))
+      let value: PositionedJSON
+      if building, let document, peek == UInt8(ascii: "{") || peek == UInt8(ascii: "["), document.keys.contains(key) {
+        let start = index
+        building = false
+        _ = try parseValue()
+        building = true
+        value = PositionedJSON(offset: start, deferredIn: document)
+      } else {
+        value = try parseValue()
+      }
+      // Also while not building: the keys are needed to refuse a repeated one.
+      memberStack.append(PositionedJSON.Member(key: key, keyOffset: keyOffset, value: value))
       skipWhitespace()
       switch peek {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"):
         index += 1
-        return .object(members)
+        return building ? .object(Array(memberStack[base...])) : .null
       case nil: throw error("the file ends inside an object; a \"}\" is missing")
       default: throw error("expected \",\" or \"}\" after the value of \"\(key)\", found \(found)")
       }
     }
   }
 
-  /// Where `key` was written earlier in the object, if it was; otherwise notes it at `offset`.
-  /// Small objects compare with each earlier key; from ``linearKeyCheckLimit`` members on, `seen`
-  /// indexes them all.
-  private func earlierOffset(
-    of key: String, at offset: Int, in members: [PositionedJSON.Member], seen: inout [String: Int]
-  ) -> Int? {
+  /// Where `key` was written earlier in the object whose members start at `base` in the member
+  /// stack, if it was; otherwise notes it at `offset`. Small objects compare with each earlier
+  /// key; from ``linearKeyCheckLimit`` members on, `seen` indexes them all.
+  private func earlierOffset(of key: String, at offset: Int, from base: Int, seen: inout [String: Int]) -> Int? {
+    let members = memberStack[base...]
     if members.count < Self.linearKeyCheckLimit {
       for member in members where member.key == key { return member.keyOffset }
       return nil
@@ -153,7 +193,8 @@ struct PositionedJSONParser {
     try enterNesting()
     defer { depth -= 1 }
     index += 1  // [
-    var items: [PositionedJSON] = []
+    let base = itemStack.count
+    defer { itemStack.removeLast(itemStack.count - base) }
     skipWhitespace()
     if peek == UInt8(ascii: "]") {
       index += 1
@@ -164,13 +205,14 @@ struct PositionedJSONParser {
       if peek == UInt8(ascii: "]") {
         throw error("expected a value after \",\", found \"]\"; JSON does not allow a trailing comma")
       }
-      items.append(try parseValue())
+      let item = try parseValue()
+      if building { itemStack.append(item) }
       skipWhitespace()
       switch peek {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "]"):
         index += 1
-        return .array(items)
+        return building ? .array(Array(itemStack[base...])) : .null
       case nil: throw error("the file ends inside an array; a \"]\" is missing")
       default: throw error("expected \",\" or \"]\" after an array element, found \(found)")
       }
@@ -186,7 +228,8 @@ struct PositionedJSONParser {
 
   // MARK: Strings
 
-  private mutating func parseString() throws(SyntaxError) -> String {
+  /// A string; when not `keeping` it, only checked (and `""` returned).
+  private mutating func parseString(keeping: Bool) throws(SyntaxError) -> String {
     let start = index
     index += 1  // "
     // Most strings have no escape: one decode of the bytes between the quotes. Those with escapes
@@ -197,6 +240,7 @@ struct PositionedJSONParser {
       let byte = buffer[index]
       if byte == UInt8(ascii: "\"") {
         defer { index += 1 }
+        guard keeping else { return "" }
         guard escaped else { return text(runStart..<index) }
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
         return String(decoding: scratch, as: UTF8.self)
@@ -205,8 +249,12 @@ struct PositionedJSONParser {
           escaped = true
           scratch.removeAll(keepingCapacity: true)
         }
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
-        appendUTF8(try parseEscape())
+        let run = UnsafeBufferPointer(rebasing: buffer[runStart..<index])
+        let scalar = try parseEscape()
+        if keeping {
+          scratch.append(contentsOf: run)
+          appendUTF8(scalar)
+        }
         runStart = index
       } else if byte < 0x20 {
         let name = byte == 0x0A ? "a line break" : byte == 0x09 ? "a tab" : "the control character U+00\(hex(byte))"
@@ -338,8 +386,7 @@ struct PositionedJSONParser {
       if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
       guard digits() > 0 else { throw invalidNumber(start) }
     }
-    let literal = text(start..<index)
-    return .number(literal)
+    return building ? .number(text(start..<index)) : .null
   }
 
   private mutating func invalidNumber(_ start: Int) -> SyntaxError {

@@ -24,61 +24,69 @@ struct StubURL: Sendable {
         bad.element == " " ? "a space" : "the character U+\(String(bad.element.value, radix: 16, uppercase: true))"
       return failure("it contains \(what) at offset \(bad.offset); percent-encode it (a space is %20)")
     }
-    var rest = Substring(string)
-    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+    // Read as UTF-8 bytes: every delimiter is ASCII, and byte offsets need no Unicode walks.
+    let bytes = Array(string.utf8)
+    func text(_ part: ArraySlice<UInt8>) -> String { String(decoding: part, as: UTF8.self) }
+    var rest = bytes[...]
+    if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
     var result = StubURL(path: "/")
-    if !rest.hasPrefix("/") {
+    if rest.first != UInt8(ascii: "/") {
       guard let separator = Self.schemeSeparator(in: rest) else {
         return failure("it is neither an absolute URL (scheme://host/path) nor a path starting with \"/\"")
       }
-      let scheme = rest[..<separator.lowerBound]
-      guard let first = scheme.first, first.isASCII, first.isLetter,
-        scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
-      else { return failure("\"\(scheme)\" is not a valid scheme") }
-      result.scheme = scheme.lowercased()
-      rest = rest[separator.upperBound...]
-      let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+      let scheme = rest[..<separator]
+      guard let first = scheme.first, Self.isASCIILetter(first), scheme.allSatisfy(Self.isSchemeByte) else {
+        return failure("\"\(text(scheme))\" is not a valid scheme")
+      }
+      result.scheme = text(scheme).lowercased()
+      rest = rest[(separator + 3)...]
+      let authorityEnd =
+        rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
       var authority = rest[..<authorityEnd]
       rest = rest[authorityEnd...]
-      if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+      if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
       var hostPart = authority
-      if authority.hasPrefix("[") {
-        guard let close = authority.firstIndex(of: "]") else { return failure("the IPv6 host has no closing \"]\"") }
+      if authority.first == UInt8(ascii: "[") {
+        guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
+          return failure("the IPv6 host has no closing \"]\"")
+        }
         hostPart = authority[...close]
-        let after = authority[authority.index(after: close)...]
+        let after = authority[(close + 1)...]
         if !after.isEmpty {
-          guard after.hasPrefix(":") else { return failure("unexpected text after the IPv6 host") }
-          guard let port = Int(after.dropFirst()), (1...65535).contains(port) else {
-            return failure("the port \"\(after.dropFirst())\" is not a number from 1 to 65535")
+          guard after.first == UInt8(ascii: ":") else { return failure("unexpected text after the IPv6 host") }
+          let portText = text(after.dropFirst())
+          guard let port = Int(portText), (1...65535).contains(port) else {
+            return failure("the port \"\(portText)\" is not a number from 1 to 65535")
           }
           result.port = port
         }
-      } else if let colon = authority.lastIndex(of: ":") {
+      } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
         hostPart = authority[..<colon]
-        let portText = authority[authority.index(after: colon)...]
+        let portText = text(authority[(colon + 1)...])
         guard let port = Int(portText), (1...65535).contains(port) else {
           return failure("the port \"\(portText)\" is not a number from 1 to 65535")
         }
         result.port = port
       }
       guard !hostPart.isEmpty else { return failure("it has no host") }
-      guard hostPart.unicodeScalars.allSatisfy(Self.isHostScalar) else {
-        return failure("the host \"\(hostPart)\" contains characters a host cannot have")
+      let host = text(hostPart)
+      guard host.unicodeScalars.allSatisfy(Self.isHostScalar) else {
+        return failure("the host \"\(host)\" contains characters a host cannot have")
       }
-      result.host = hostPart.lowercased()
+      result.host = host.lowercased()
     }
     var pathPart = rest
-    if let question = rest.firstIndex(of: "?") {
+    if let question = rest.firstIndex(of: UInt8(ascii: "?")) {
       pathPart = rest[..<question]
-      let queryText = rest[rest.index(after: question)...]
+      let queryText = Substring(text(rest[(question + 1)...]))
       guard let items = QueryItem.parse(queryText) else {
         return failure("the query \"\(queryText)\" has a bad percent-escape")
       }
       result.query = items
     }
-    if pathPart.isEmpty { pathPart = "/" }
-    guard let decoded = percentDecoded(pathPart) else {
-      return failure("the path \"\(pathPart)\" has a bad percent-escape")
+    let pathText = pathPart.isEmpty ? "/" : text(pathPart)
+    guard let decoded = percentDecoded(Substring(pathText)) else {
+      return failure("the path \"\(pathText)\" has a bad percent-escape")
     }
     result.path = decoded
     return .success(result)
@@ -102,16 +110,28 @@ struct StubURL: Sendable {
     }
   }
 
-  /// Where the first `://` is.
-  private static func schemeSeparator(in text: Substring) -> Range<String.Index>? {
-    let utf8 = text.utf8
-    var index = utf8.startIndex
-    while let colon = utf8[index...].firstIndex(of: UInt8(ascii: ":")) {
-      let after = utf8[utf8.index(after: colon)...]
-      if after.starts(with: "//".utf8) { return colon..<utf8.index(colon, offsetBy: 3) }
-      index = utf8.index(after: colon)
+  /// Where the first `://` starts.
+  private static func schemeSeparator(in bytes: ArraySlice<UInt8>) -> Int? {
+    var index = bytes.startIndex
+    while index + 3 <= bytes.endIndex {
+      if bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+        && bytes[index + 2] == UInt8(ascii: "/")
+      {
+        return index
+      }
+      index += 1
     }
     return nil
+  }
+
+  private static func isASCIILetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+  }
+
+  /// A scheme's characters after the first: ASCII letters, digits, `+`, `.` and `-`.
+  private static func isSchemeByte(_ byte: UInt8) -> Bool {
+    isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
+      || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
   }
 }
 
