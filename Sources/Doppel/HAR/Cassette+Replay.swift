@@ -54,8 +54,8 @@ extension Backend {
     // One pass both checks every entry (as `validate(file:)` would) and groups them; nothing is
     // registered unless all of them can be replayed.
     var problems: [String] = []
-    var order: [String] = []
-    var groups: [String: (request: Request, indexes: [Int], responses: [Response])] = [:]
+    var groups: [(request: Request, indexes: [Int], responses: [Response])] = []
+    var groupOfKey: [String: Int] = [:]
     for (index, entry) in cassette.entries.enumerated() {
       let request: Request
       let response: Response
@@ -68,17 +68,17 @@ extension Backend {
       }
       guard problems.isEmpty else { continue }
       let key = ReplayKey.key(for: request, matching)
-      if groups[key] == nil {
-        order.append(key)
-        groups[key] = (request, [], [])
+      if let group = groupOfKey[key] {
+        groups[group].indexes.append(index)
+        groups[group].responses.append(response)
+      } else {
+        groupOfKey[key] = groups.count
+        groups.append((request, [index], [response]))
       }
-      groups[key]?.indexes.append(index)
-      groups[key]?.responses.append(response)
     }
     guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
-    return order.compactMap { key in
-      guard let group = groups[key] else { return nil }
-      return stub(
+    return groups.map { group in
+      stub(
         ReplayKey.matcher(for: group.request, matching),
         group.responses.count == 1 ? .response(group.responses[0]) : .sequence(group.responses, then: .repeatLast),
         name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]",

@@ -249,11 +249,14 @@ struct PositionedJSONParser {
           escaped = true
           scratch.removeAll(keepingCapacity: true)
         }
-        let run = UnsafeBufferPointer(rebasing: buffer[runStart..<index])
-        let scalar = try parseEscape()
-        if keeping {
-          scratch.append(contentsOf: run)
-          appendUTF8(scalar)
+        if keeping { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
+        if index + 1 < buffer.count, let simple = Self.simpleEscape(buffer[index + 1]) {
+          // \" \\ \n and the like, the most frequent by far, without the general path.
+          if keeping { scratch.append(simple) }
+          index += 2
+        } else {
+          let scalar = try parseEscape()
+          if keeping { appendUTF8(scalar) }
         }
         runStart = index
       } else if byte < 0x20 {
@@ -264,6 +267,19 @@ struct PositionedJSONParser {
       }
     }
     throw SyntaxError(message: "the string that starts here has no closing \"", offset: start)
+  }
+
+  /// The byte a one-letter escape (`\n`, `\"`…) stands for, or `nil` for `\u` and invalid ones.
+  private static func simpleEscape(_ letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+    case UInt8(ascii: "b"): 0x08
+    case UInt8(ascii: "f"): 0x0C
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): 0x0D
+    case UInt8(ascii: "t"): 0x09
+    default: nil
+    }
   }
 
   /// Appends the UTF-8 encoding of `scalar` to `scratch`.
