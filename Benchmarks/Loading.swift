@@ -10,22 +10,33 @@ enum Loading {
   /// One input to load.
   struct Case {
     let name: String
-    let load: () throws -> Int
+    /// Loads the input into a backend; returns the backend and what was read, so that freeing
+    /// them happens after the clock stops (a server keeps them as long as it runs).
+    let load: () throws -> (backend: Backend, input: Any)
   }
 
   /// Generates the inputs for `count` stubs (or entries), times each load once, prints a table,
   /// and returns how many loads failed.
+  ///
+  /// For profiling one load: `DOPPEL_LOADING_DIR=folder` keeps the inputs in `folder` and reuses
+  /// those already there (delete them when changing the count), and `DOPPEL_LOADING_CASE=text`
+  /// loads only the inputs whose name contains `text`.
   static func run(count: Int) -> Int {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-loading-\(getpid())")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let env = ProcessInfo.processInfo.environment
+    let kept = env["DOPPEL_LOADING_DIR"]
+    let folder =
+      kept.map { URL(fileURLWithPath: $0) }
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent("doppel-loading-\(getpid())")
+    defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
     var failures = 0
     var rows: [String] = []
     print("Loading \(grouped(Double(count))) stubs or entries (goal: under \(Int(goalSeconds)) s each at 50,000):")
     do {
-      for loading in try cases(count: count, in: folder) {
+      for loading in try cases(count: count, in: folder)
+      where env["DOPPEL_LOADING_CASE"].map({ loading.name.contains($0) }) ?? true {
         let start = ContinuousClock.now
         let cpuStart = cpuSeconds()
-        let loaded: Int
+        var loaded: (backend: Backend, input: Any)?
         do {
           loaded = try loading.load()
         } catch {
@@ -35,7 +46,8 @@ enum Loading {
         }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         let cpu = cpuSeconds() - cpuStart
-        if loaded != count { failures += 1 }
+        if loaded?.backend.stubs.count != count { failures += 1 }
+        loaded = nil
         progress("loading \(loading.name): \(twoDecimals(seconds)) s (CPU \(twoDecimals(cpu)) s)")
         rows.append("| \(loading.name) | \(twoDecimals(seconds)) s | \(twoDecimals(cpu)) s |")
       }
@@ -60,21 +72,24 @@ enum Loading {
     for (inline, bodies) in [(false, "file bodies"), (true, "1 KB inline JSON bodies")] {
       for (pretty, layout) in [(false, "minified"), (true, "pretty")] {
         let url = folder.appendingPathComponent("\(layout)-\(inline ? "inline" : "file").json")
-        try manifest(count: count, inline: inline, pretty: pretty).write(to: url)
+        if !FileManager.default.fileExists(atPath: url.path) {
+          try manifest(count: count, inline: inline, pretty: pretty).write(to: url)
+        }
         result.append(
           Case(name: "manifest, \(layout), \(bodies)") {
             let manifest = try Manifest.load(contentsOf: url)
-            return try Backend(manifest: manifest, scenario: .base, issueReporter: .ignore).stubs.count
+            return (try Backend(manifest: manifest, scenario: .base, issueReporter: .ignore), manifest)
           })
       }
     }
     let har = folder.appendingPathComponent("entries.har")
-    try cassette(count: count).write(to: har)
+    if !FileManager.default.fileExists(atPath: har.path) { try cassette(count: count).write(to: har) }
     result.append(
       Case(name: "HAR cassette, pretty, 1 KB bodies") {
         let backend = Backend(issueReporter: .ignore)
-        try backend.replay(try Cassette.load(from: har))
-        return backend.stubs.count
+        let cassette = try Cassette.load(from: har)
+        try backend.replay(cassette)
+        return (backend, cassette)
       })
     return result
   }

@@ -210,7 +210,7 @@
       switch json.value {
       case .null: value = .null
       case .bool(let flag): value = .bool(flag)
-      case .number(let number, let literal): value = .number(number, literal: literal)
+      case .number(let literal): value = .number(PositionedJSON.number(literal), literal: literal)
       case .string(let text): value = .string(text)
       case .array(let items): value = .array(items.map { DocumentNode(json: $0, positions: positions) })
       case .object(let members):

@@ -129,6 +129,18 @@ import Testing
       "bad.har:1:88: log.entries[0].request.headers: expected an array, found an object. Fix the value, or export the capture again."
     ),
     (
+      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/", "headers": [{"name": "A", "value": "1"}, {"value": "2"}]}, "response": {"status": 200}}]}}"#,
+      "bad.har:1:118: log.entries[0].request.headers[1]: this object has no \"name\", which HAR 1.2 requires. Add it, or export the capture again."
+    ),
+    (
+      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": 200, "content": {"size": 1, "mimeType": 7}}}]}}"#,
+      "bad.har:1:141: log.entries[0].response.content.mimeType: expected a string, found the number 7. Fix the value, or export the capture again."
+    ),
+    (
+      #"{"log": {"entries": [3]}}"#,
+      "bad.har:1:22: log.entries[0]: expected an object, found the number 3. Fix the value, or export the capture again."
+    ),
+    (
       #"{"log": {"entries": [{"request": {"method": "GET", "url": null}, "response": {"status": 200}}]}}"#,
       "bad.har:1:59: log.entries[0].request.url: expected a string, found null. Fix the value, or export the capture again."
     ),

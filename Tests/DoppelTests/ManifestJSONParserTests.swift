@@ -98,6 +98,51 @@ import Testing
     #expect(failure(deep) == "1:513: arrays and objects are nested more than 512 deep")
   }
 
+  @Test func aRepeatedKeyIsFoundInALargeObjectToo() {
+    // Objects of 16 members and more index their keys instead of comparing each.
+    let members = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+    // Columns from 1, after the "{": the first "k17" is preceded by the members before it.
+    let first = (0..<17).map { "\"k\($0)\": \($0), ".utf8.count }.reduce(0, +) + 2
+    #expect(
+      failure("{\(members), \"k17\": 0}")
+        == "1:\(members.utf8.count + 4): the key \"k17\" appears twice in this object (first at 1:\(first)); keep one")
+  }
+
+  @Test func aDeferredValueIsCheckedAsStrictlyAndReadsTheSame() throws {
+    let text = #"{"a": {"json": {"b": [1, "\u00e9", {"c": null}], "d": "x\ny"}, "json2": [2]}}"#
+    let deferred = try PositionedJSONParser.parse(Array(text.utf8), deferring: ["json"])
+    #expect(deferred.serialized == (try parse(text)).serialized)
+    #expect(deferred.jsonValue == (try parse(text)).jsonValue)
+    // The same errors, at the same places, inside a deferred value as outside one.
+    for bad in [
+      #"{"json": {"a": [1, 2,]}}"#, #"{"json": {"a": 1, "a": 2}}"#, #"{"json": ["\q"]}"#, #"{"json": [01]}"#,
+      #"{"json": {"a": tru}}"#, #"{"json": ["a"#, "{\"json\": " + String(repeating: "[", count: 600),
+    ] {
+      let plain = failure(bad)
+      do {
+        _ = try PositionedJSONParser.parse(Array(bad.utf8), deferring: ["json"])
+        Issue.record("\(bad) parsed")
+      } catch {
+        #expect("\(TextPosition(offset: error.offset, in: Array(bad.utf8))): \(error.message)" == plain)
+      }
+    }
+  }
+
+  @Test func compactTextIsTheSerializedTextCopiedFromTheBytes() throws {
+    let pretty = "{\n  \"b\" : [ 1, -2.5e3, true, null ],\n\t\"a\": { \"s\": \"x y é 🐈\" }\n}"
+    let bytes = Array(("[0, " + pretty + "]").utf8)
+    guard case .array(let items) = try PositionedJSONParser.parse(bytes).value else {
+      Issue.record("not an array")
+      return
+    }
+    #expect(items[1].compactText(in: bytes) == #"{"b":[1,-2.5e3,true,null],"a":{"s":"x y é 🐈"}}"#)
+    #expect(items[1].compactText(in: bytes) == items[1].serialized)
+    #expect(items[0].compactText(in: bytes) == "0")
+    // With an escape, the tree's serialization, which writes escapes its own way.
+    let escaped = Array(#"{"s": "\u00e9\/\"" }"#.utf8)
+    #expect(try PositionedJSONParser.parse(escaped).compactText(in: escaped) == #"{"s":"é/\""}"#)
+  }
+
   @Test func keyPathsQuoteKeysThatAreNotIdentifiers() {
     let path = ManifestKeyPath.root + "stubs" + 2 + "response" + "headers" + "Content-Type"
     #expect(path.description == #"stubs[2].response.headers["Content-Type"]"#)

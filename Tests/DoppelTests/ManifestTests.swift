@@ -105,6 +105,25 @@ extension Backend {
     #expect(try manifest("{\"description\": \"The breeds API\"}").description == "The breeds API")
   }
 
+  @Test func keysNamedJSONAnywhereReadAsUsual() async throws {
+    // Values of "json" keys are read lazily: a scenario of that name, a body with escapes and
+    // white space, and a fault inside a body must all behave as anywhere else.
+    let backend = try Backend(
+      manifest: manifest(
+        #"""
+        {"scenarios": {"json": {"stubs": [
+          {"request": "/a", "response": {"json": { "s" : "line\nbreak \u00e9", "n": [ 1 , 2 ] }}},
+          {"request": {"method": "POST", "url": "/b", "json": {"k": [true]}}, "response": {"json": [ ]}}
+        ]}}}
+        """#), scenario: "json", issueReporter: .ignore)
+    #expect(try await backend.answer("https://x.com/a").body == #"{"s":"line\nbreak é","n":[1,2]}"#)
+    #expect(try await backend.answer(.post, "https://x.com/b", body: #"{"k": [true]}"#).body == "[]")
+    #expect(
+      manifestError(#"{"stubs": [{"request": "/a", "response": {"json": {"a": 1, "a": 2}}}]}"#)
+        == "/project/Fixtures/doppel.json:1:60: malformed JSON: the key \"a\" appears twice in this object (first at 1:52); keep one."
+    )
+  }
+
   @Test func laterStubsWinAndTimesLimitsAStub() async throws {
     let backend = try Backend(
       manifest: manifest(

@@ -108,7 +108,9 @@ public struct Request: Sendable, CustomStringConvertible {
 
   /// The query items, percent-decoded, in order; repeated names appear repeatedly.
   public var queryItems: [URLQueryItem] {
-    URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    // Most URLs have no query: no need to parse the URL again to find none.
+    guard (answerKey ?? url.absoluteString).utf8.contains(UInt8(ascii: "?")) else { return [] }
+    return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
   }
 
   /// The body decoded as UTF-8 text, or `nil` when there is no body or it is not UTF-8.

@@ -52,24 +52,34 @@ extension Backend {
     _ cassette: Cassette, matching: Cassette.Matching = .methodAndURL, name: String = "cassette",
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) throws -> [StubHandle] {
-    try cassette.validate(file: name)
-    var order: [String] = []
-    var groups: [String: (request: Request, indexes: [Int], responses: [Response])] = [:]
+    // One pass both checks every entry (as `validate(file:)` would) and groups them; nothing is
+    // registered unless all of them can be replayed.
+    var problems: [String] = []
+    var groups: [(request: Request, indexes: [Int], responses: [Response])] = []
+    var groupOfKey: [String: Int] = [:]
     for (index, entry) in cassette.entries.enumerated() {
-      guard let request = try? entry.recordedRequest(),
-        let response = try? entry.replayResponse(for: request.method)
-      else { continue }  // validate(file:) has thrown for these
-      let key = ReplayKey.key(for: request, matching)
-      if groups[key] == nil {
-        order.append(key)
-        groups[key] = (request, [], [])
+      let request: Request
+      let response: Response
+      do {
+        request = try entry.recordedRequest()
+        response = try entry.replayResponse(for: HTTPMethod(entry.request.method))
+      } catch {
+        problems.append(error.message(place: name, index: index))
+        continue
       }
-      groups[key]?.indexes.append(index)
-      groups[key]?.responses.append(response)
+      guard problems.isEmpty else { continue }
+      let key = ReplayKey.key(for: request, matching)
+      if let group = groupOfKey[key] {
+        groups[group].indexes.append(index)
+        groups[group].responses.append(response)
+      } else {
+        groupOfKey[key] = groups.count
+        groups.append((request, [index], [response]))
+      }
     }
-    return order.compactMap { key in
-      guard let group = groups[key] else { return nil }
-      return stub(
+    guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
+    return groups.map { group in
+      stub(
         ReplayKey.matcher(for: group.request, matching),
         group.responses.count == 1 ? .response(group.responses[0]) : .sequence(group.responses, then: .repeatLast),
         name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]",

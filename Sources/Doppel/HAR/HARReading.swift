@@ -6,11 +6,12 @@ struct HARReading {
   let file: String
   let har: HARFile
   private let root: PositionedJSON
-  private let positions: TextPositions
+  /// Built on the first position asked for: a file that loads needs none.
+  private let positions: LazyTextPositions
 
   init(data: Data, file: String) throws(DoppelError) {
     let bytes = [UInt8](data)
-    let positions = TextPositions(bytes)
+    let positions = LazyTextPositions(bytes)
     self.file = file
     self.positions = positions
     if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
@@ -27,12 +28,11 @@ struct HARReading {
       )
     }
     do {
-      har = try HARFile(from: PositionedDecoder(root))
-    } catch let problem as PositionedDecoder.Problem {
-      let path = problem.path.isEmpty ? "" : problem.path + ": "
-      throw DoppelError("\(file):\(positions.position(problem.offset)): \(path)\(problem.message)")
+      har = try HARTreeReader.file(root)
     } catch {
-      throw DoppelError("\(file): could not be read as HAR: \(error). Check that it is a complete HAR 1.2 export.")
+      let path = HARTreeReader.path(to: error.offset, in: root)
+      throw DoppelError(
+        "\(file):\(positions.position(error.offset)): \(path.isEmpty ? "" : path + ": ")\(error.message)")
     }
   }
 

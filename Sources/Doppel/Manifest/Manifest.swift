@@ -69,7 +69,9 @@ public struct Manifest: Sendable {
     }
     let root: PositionedJSON
     do {
-      root = try PositionedJSONParser.parse(bytes)
+      // Inline bodies are mostly served as text copied from the bytes: their trees are built
+      // only where a reader needs one (a request's JSON body to match).
+      root = try PositionedJSONParser.parse(bytes, deferring: ["json", "jsonContaining"])
     } catch {
       throw DoppelError("\(reader.displayPath):\(reader.position(error.offset)): malformed JSON: \(error.message).")
     }

@@ -12,7 +12,8 @@ extension ManifestReader {
     _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Int>, what: String
   ) throws(ManifestProblem) -> Int {
     switch node.value {
-    case .number(let value, let literal):
+    case .number(let literal):
+      let value = PositionedJSON.number(literal)
       guard value.isFinite, value.rounded(.towardZero) == value else {
         throw error(node, path, "expected \(what), found the number \(literal), which is not a whole number.")
       }
@@ -39,8 +40,8 @@ extension ManifestReader {
     let shown: String
     var milliseconds: Double?
     switch node.value {
-    case .number(let value, let literal):
-      seconds = value
+    case .number(let literal):
+      seconds = PositionedJSON.number(literal)
       shown = "\(literal) seconds"
     case .string(let text):
       let inMilliseconds = text.hasSuffix("ms")

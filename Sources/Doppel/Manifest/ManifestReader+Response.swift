@@ -132,7 +132,8 @@ extension ManifestReader {
       contentType = try nonEmptyString(node, path + "contentType", what: "a media type such as \"application/json\"")
     }
     if let json = fields["json"] {
-      return .text(json.serialized, status: status, headers: headers, contentType: contentType ?? "application/json")
+      return .text(
+        json.compactText(in: bytes), status: status, headers: headers, contentType: contentType ?? "application/json")
     }
     if let text = fields["text"] {
       return .text(
@@ -155,6 +156,7 @@ extension ManifestReader {
   /// A fixture file's URL, relative to the manifest's directory; it must exist now.
   private func fixtureFile(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> URL {
     let relative = try nonEmptyString(node, path, what: "a file path relative to the manifest")
+    if let found = fixtureFiles.found[relative] { return found }
     let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -166,7 +168,9 @@ extension ManifestReader {
     guard !isDirectory.boolValue else {
       throw error(node, path, "\"\(relative)\" is a directory, not a fixture file. Name a file inside it.")
     }
-    return url.standardizedFileURL
+    let found = url.standardizedFileURL
+    fixtureFiles.found[relative] = found
+    return found
   }
 
   private func urlError(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> URLError {

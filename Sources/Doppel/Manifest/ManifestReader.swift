@@ -15,6 +15,9 @@ struct ManifestReader {
   private let positions: TextPositions
   /// The problems found so far (see ``collecting(_:)``).
   let log = ManifestProblemLog()
+  /// Fixture files already found, by the path the manifest gives: thousands of stubs often share
+  /// a few files, and each is looked up on disk once.
+  let fixtureFiles = FixtureFileCache()
 
   init(url: URL, bytes: [UInt8]) {
     // As the caller wrote it: a relative file URL (`URL(fileURLWithPath: "doppel.json")`) stays relative.
@@ -98,7 +101,7 @@ struct ManifestReader {
   {
     guard case .string(let text) = node.value else {
       var fix = ""
-      if case .number(_, let literal) = node.value { fix = " Write it in double quotes: \"\(literal)\"." }
+      if case .number(let literal) = node.value { fix = " Write it in double quotes: \"\(literal)\"." }
       throw error(node, path, "expected \(what), found \(node.kind).\(fix)")
     }
     return text
@@ -150,4 +153,10 @@ struct ManifestReader {
     }
     return pairs
   }
+}
+
+/// The fixture files a manifest reader has found, by the path the manifest gives. A class so that
+/// the reader's methods stay non-mutating; a reader and its cache live on one thread for one load.
+final class FixtureFileCache {
+  var found: [String: URL] = [:]
 }

@@ -12,27 +12,76 @@ package struct PositionedJSONParser {
   /// Arrays and objects nested deeper than this are refused instead of overflowing the stack.
   static let maximumDepth = 512
 
+  /// The document, for messages.
   private let bytes: [UInt8]
+  /// The same bytes, read without a bounds check per byte: every read is behind `index < count`.
+  private let buffer: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var depth = 0
+  /// Reused for strings with escapes, so decoding one allocates only the result.
+  private var scratch: [UInt8] = []
+  /// The members (and elements) of the objects (and arrays) being read, innermost last: each
+  /// container collects its own above the enclosing ones' and leaves as one array of exactly its
+  /// size, instead of an array regrown member by member.
+  private var memberStack: [PositionedJSON.Member] = []
+  private var itemStack: [PositionedJSON] = []
 
-  private init(_ bytes: [UInt8]) { self.bytes = bytes }
+  /// Set when values of some keys are deferred: the document their stand-ins build them from.
+  private let document: DeferredJSONDocument?
+  /// `false` while a deferred value is checked: it is read as strictly, but nothing is built.
+  private var building = true
+
+  private init(_ bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>, document: DeferredJSONDocument?) {
+    self.bytes = bytes
+    self.buffer = buffer
+    self.document = document
+  }
+
+  /// Objects with up to this many members look for a repeated key by comparing with each earlier
+  /// key; larger ones keep a dictionary.
+  private static let linearKeyCheckLimit = 16
 
   /// Parses a whole document: one value, surrounded by optional white space. A UTF-8 byte order
   /// mark at the start is skipped.
+  ///
+  /// An object or array that is the value of a key in `deferredKeys` (such as a response's
+  /// inline `"json"` body) is checked as strictly as the rest, but its tree is built only when
+  /// its ``PositionedJSON/value`` is first read: a manifest of many large bodies, which are
+  /// mostly copied as text (``PositionedJSON/compactText(in:)``), is read without building a node
+  /// per value of every body.
   package static func parse(
-    _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}"
+    _ bytes: [UInt8], whenEmpty: String = "the file is empty; a manifest is a JSON object such as {\"stubs\": []}",
+    deferring deferredKeys: [String] = []
   ) throws(SyntaxError) -> PositionedJSON {
-    var parser = PositionedJSONParser(bytes)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-    parser.skipWhitespace()
-    guard parser.index < bytes.count else {
+    let document = deferredKeys.isEmpty ? nil : DeferredJSONDocument(bytes: bytes, keys: deferredKeys)
+    let result = bytes.withUnsafeBufferPointer { buffer -> Result<PositionedJSON, SyntaxError> in
+      var parser = PositionedJSONParser(bytes, buffer: buffer, document: document)
+      return Result { () throws(SyntaxError) in try parser.parseDocument(whenEmpty: whenEmpty) }
+    }
+    return try result.get()
+  }
+
+  /// Builds the deferred value at `offset` of `document`, which was checked when the document
+  /// was parsed.
+  static func deferredValue(at offset: Int, in document: DeferredJSONDocument) -> PositionedJSON.Value {
+    document.bytes.withUnsafeBufferPointer { buffer in
+      var parser = PositionedJSONParser(document.bytes, buffer: buffer, document: document)
+      parser.index = offset
+      // The value parsed once already, so this cannot fail; `null` stands in if it ever did.
+      return (try? parser.parseValue())?.value ?? .null
+    }
+  }
+
+  private mutating func parseDocument(whenEmpty: String) throws(SyntaxError) -> PositionedJSON {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    skipWhitespace()
+    guard index < buffer.count else {
       throw SyntaxError(message: whenEmpty, offset: 0)
     }
-    let value = try parser.parseValue()
-    parser.skipWhitespace()
-    if parser.index < bytes.count {
-      throw parser.error("unexpected \(parser.found) after the end of the JSON value")
+    let value = try parseValue()
+    skipWhitespace()
+    if index < buffer.count {
+      throw error("unexpected \(found) after the end of the JSON value")
     }
     return value
   }
@@ -45,7 +94,7 @@ package struct PositionedJSONParser {
     switch byte {
     case UInt8(ascii: "{"): return PositionedJSON(value: try parseObject(), offset: start)
     case UInt8(ascii: "["): return PositionedJSON(value: try parseArray(), offset: start)
-    case UInt8(ascii: "\""): return PositionedJSON(value: .string(try parseString()), offset: start)
+    case UInt8(ascii: "\""): return PositionedJSON(value: .string(try parseString(keeping: building)), offset: start)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       return PositionedJSON(value: try parseNumber(), offset: start)
     case UInt8(ascii: "t"):
@@ -68,7 +117,9 @@ package struct PositionedJSONParser {
     try enterNesting()
     defer { depth -= 1 }
     index += 1  // {
-    var members: [PositionedJSON.Member] = []
+    let base = memberStack.count
+    defer { memberStack.removeLast(memberStack.count - base) }
+    // Filled only once the object outgrows the linear check.
     var seen: [String: Int] = [:]
     skipWhitespace()
     if peek == UInt8(ascii: "}") {
@@ -78,45 +129,72 @@ package struct PositionedJSONParser {
     while true {
       skipWhitespace()
       guard peek == UInt8(ascii: "\"") else {
-        if peek == UInt8(ascii: "}") && !members.isEmpty {
+        if peek == UInt8(ascii: "}") && memberStack.count > base {
           throw error("expected a key after \",\", found \"}\"; JSON does not allow a trailing comma")
         }
         throw error("expected a key in double quotes, found \(found)")
       }
       let keyOffset = index
-      let key = try parseString()
-      if let first = seen[key] {
+      let key = try parseString(keeping: true)
+      if let first = earlierOffset(of: key, at: keyOffset, from: base, seen: &seen) {
         let position = TextPosition(offset: first, in: bytes)
         throw SyntaxError(
           message: "the key \"\(key)\" appears twice in this object (first at \(position)); keep one", offset: keyOffset
         )
       }
-      seen[key] = keyOffset
       skipWhitespace()
       guard peek == UInt8(ascii: ":") else {
         throw error("expected \":\" after the key \"\(key)\", found \(found)")
       }
       index += 1
       skipWhitespace()
-      let value = try parseValue()
-      members.append(PositionedJSON.Member(key: key, keyOffset: keyOffset, value: value))
+      let value: PositionedJSON
+      if building, let document, peek == UInt8(ascii: "{") || peek == UInt8(ascii: "["), document.keys.contains(key) {
+        let start = index
+        building = false
+        _ = try parseValue()
+        building = true
+        value = PositionedJSON(offset: start, deferredIn: document)
+      } else {
+        value = try parseValue()
+      }
+      // Also while not building: the keys are needed to refuse a repeated one.
+      memberStack.append(PositionedJSON.Member(key: key, keyOffset: keyOffset, value: value))
       skipWhitespace()
       switch peek {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"):
         index += 1
-        return .object(members)
+        return building ? .object(Array(memberStack[base...])) : .null
       case nil: throw error("the file ends inside an object; a \"}\" is missing")
       default: throw error("expected \",\" or \"}\" after the value of \"\(key)\", found \(found)")
       }
     }
   }
 
+  /// Where `key` was written earlier in the object whose members start at `base` in the member
+  /// stack, if it was; otherwise notes it at `offset`. Small objects compare with each earlier
+  /// key; from ``linearKeyCheckLimit`` members on, `seen` indexes them all.
+  private func earlierOffset(of key: String, at offset: Int, from base: Int, seen: inout [String: Int]) -> Int? {
+    let members = memberStack[base...]
+    if members.count < Self.linearKeyCheckLimit {
+      for member in members where member.key == key { return member.keyOffset }
+      return nil
+    }
+    if seen.isEmpty {
+      for member in members { seen[member.key] = member.keyOffset }
+    }
+    if let first = seen[key] { return first }
+    seen[key] = offset
+    return nil
+  }
+
   private mutating func parseArray() throws(SyntaxError) -> PositionedJSON.Value {
     try enterNesting()
     defer { depth -= 1 }
     index += 1  // [
-    var items: [PositionedJSON] = []
+    let base = itemStack.count
+    defer { itemStack.removeLast(itemStack.count - base) }
     skipWhitespace()
     if peek == UInt8(ascii: "]") {
       index += 1
@@ -127,13 +205,14 @@ package struct PositionedJSONParser {
       if peek == UInt8(ascii: "]") {
         throw error("expected a value after \",\", found \"]\"; JSON does not allow a trailing comma")
       }
-      items.append(try parseValue())
+      let item = try parseValue()
+      if building { itemStack.append(item) }
       skipWhitespace()
       switch peek {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "]"):
         index += 1
-        return .array(items)
+        return building ? .array(Array(itemStack[base...])) : .null
       case nil: throw error("the file ends inside an array; a \"]\" is missing")
       default: throw error("expected \",\" or \"]\" after an array element, found \(found)")
       }
@@ -149,39 +228,84 @@ package struct PositionedJSONParser {
 
   // MARK: Strings
 
-  private mutating func parseString() throws(SyntaxError) -> String {
+  /// A string; when not `keeping` it, only checked (and `""` returned).
+  private mutating func parseString(keeping: Bool) throws(SyntaxError) -> String {
     let start = index
     index += 1  // "
-    // Most strings have no escape: one decode of the bytes between the quotes.
-    var scalars: String.UnicodeScalarView?
+    // Most strings have no escape: one decode of the bytes between the quotes. Those with escapes
+    // are assembled as UTF-8 in `scratch`, then decoded once.
+    var escaped = false
     var runStart = index
-    func flush(_ end: Int) {
-      if end > runStart {
-        scalars?.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-      }
-    }
-    while true {
-      guard let byte = peek else {
-        throw SyntaxError(message: "the string that starts here has no closing \"", offset: start)
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
+    while index < buffer.count {
+      let byte = buffer[index]
+      if byte == UInt8(ascii: "\"") {
         defer { index += 1 }
-        guard scalars != nil else { return String(decoding: bytes[runStart..<index], as: UTF8.self) }
-        flush(index)
-        return String(scalars ?? String.UnicodeScalarView())
-      case UInt8(ascii: "\\"):
-        if scalars == nil { scalars = String.UnicodeScalarView() }
-        flush(index)
-        scalars?.append(try parseEscape())
+        guard keeping else { return "" }
+        guard escaped else { return text(runStart..<index) }
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+        return String(decoding: scratch, as: UTF8.self)
+      } else if byte == UInt8(ascii: "\\") {
+        if !escaped {
+          escaped = true
+          scratch.removeAll(keepingCapacity: true)
+        }
+        if keeping { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
+        if index + 1 < buffer.count, let simple = Self.simpleEscape(buffer[index + 1]) {
+          // \" \\ \n and the like, the most frequent by far, without the general path.
+          if keeping { scratch.append(simple) }
+          index += 2
+        } else {
+          let scalar = try parseEscape()
+          if keeping { appendUTF8(scalar) }
+        }
         runStart = index
-      case 0..<0x20:
+      } else if byte < 0x20 {
         let name = byte == 0x0A ? "a line break" : byte == 0x09 ? "a tab" : "the control character U+00\(hex(byte))"
         throw error("\(name) inside a string; write it as an escape (\\n, \\t, \\u00XX), or close the string")
-      default:
+      } else {
         index += 1
       }
     }
+    throw SyntaxError(message: "the string that starts here has no closing \"", offset: start)
+  }
+
+  /// The byte a one-letter escape (`\n`, `\"`…) stands for, or `nil` for `\u` and invalid ones.
+  private static func simpleEscape(_ letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+    case UInt8(ascii: "b"): 0x08
+    case UInt8(ascii: "f"): 0x0C
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): 0x0D
+    case UInt8(ascii: "t"): 0x09
+    default: nil
+    }
+  }
+
+  /// Appends the UTF-8 encoding of `scalar` to `scratch`.
+  private mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    let value = scalar.value
+    switch value {
+    case 0..<0x80:
+      scratch.append(UInt8(truncatingIfNeeded: value))
+    case 0x80..<0x800:
+      scratch.append(0xC0 | UInt8(truncatingIfNeeded: value >> 6))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    case 0x800..<0x10000:
+      scratch.append(0xE0 | UInt8(truncatingIfNeeded: value >> 12))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    default:
+      scratch.append(0xF0 | UInt8(truncatingIfNeeded: value >> 18))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: (value >> 12) & 0x3F))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F))
+      scratch.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    }
+  }
+
+  /// The bytes in `range` as text (the document was checked to be UTF-8).
+  private func text(_ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
   }
 
   private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
@@ -201,7 +325,7 @@ package struct PositionedJSONParser {
     case UInt8(ascii: "u"):
       let first = try parseHex4(escapeStart: start)
       if (0xD800...0xDBFF).contains(first) {
-        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+        guard peek == UInt8(ascii: "\\"), index + 1 < buffer.count, buffer[index + 1] == UInt8(ascii: "u") else {
           throw SyntaxError(
             message:
               "the escape \\u\(hex16(first)) is the first half of a surrogate pair but no \\uDC00–\\uDFFF follows",
@@ -266,7 +390,7 @@ package struct PositionedJSONParser {
     let integerStart = index
     let integerDigits = digits()
     guard integerDigits > 0 else { throw invalidNumber(start) }
-    if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
+    if integerDigits > 1 && buffer[integerStart] == UInt8(ascii: "0") {
       throw SyntaxError(message: "a number cannot start with 0 followed by more digits", offset: start)
     }
     if peek == UInt8(ascii: ".") {
@@ -278,8 +402,7 @@ package struct PositionedJSONParser {
       if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
       guard digits() > 0 else { throw invalidNumber(start) }
     }
-    let literal = String(decoding: bytes[start..<index], as: UTF8.self)
-    return .number(Double(literal) ?? .nan, literal: literal)
+    return building ? .number(text(start..<index)) : .null
   }
 
   private mutating func invalidNumber(_ start: Int) -> SyntaxError {
@@ -315,14 +438,14 @@ package struct PositionedJSONParser {
 
   // MARK: Helpers
 
-  private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+  private var peek: UInt8? { index < buffer.count ? buffer[index] : nil }
 
   private mutating func skipWhitespace() {
-    while let byte = peek,
-      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-        || byte == UInt8(ascii: "\t")
-    {
-      index += 1
+    while index < buffer.count {
+      switch buffer[index] {
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+      default: return
+      }
     }
   }
 

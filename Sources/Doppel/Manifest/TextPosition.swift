@@ -41,15 +41,39 @@ package struct TextPositions: Sendable {
     checkpoints.reserveCapacity(bytes.count / Self.stride + 1)
     var column = 1
     bytes.withUnsafeBufferPointer { buffer in
-      for index in 0..<buffer.count {
-        if index % Self.stride == 0 { checkpoints.append(column) }
-        let byte = buffer[index]
-        if byte == UInt8(ascii: "\n") {
-          lineStarts.append(index + 1)
-          column = 1
-        } else if byte & 0xC0 != 0x80 {
-          column += 1
+      guard let base = buffer.baseAddress else { return }
+      let raw = UnsafeRawPointer(base)
+      var chunkStart = 0
+      while chunkStart < buffer.count {
+        checkpoints.append(column)
+        let chunkEnd = min(chunkStart + Self.stride, buffer.count)
+        var index = chunkStart
+        while index < chunkEnd {
+          // Eight bytes at a time while there is no line break: each byte but a UTF-8
+          // continuation byte (10xxxxxx) is a column.
+          if index + 8 <= chunkEnd {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let notBreaks = word ^ 0x0A0A_0A0A_0A0A_0A0A
+            if (notBreaks &- 0x0101_0101_0101_0101) & ~notBreaks & 0x8080_8080_8080_8080 == 0 {
+              let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
+              column += 8 - continuations.nonzeroBitCount
+              index += 8
+              continue
+            }
+          }
+          let end = min(index + 8, chunkEnd)
+          for offset in index..<end {
+            let byte = buffer[offset]
+            if byte == UInt8(ascii: "\n") {
+              lineStarts.append(offset + 1)
+              column = 1
+            } else if byte & 0xC0 != 0x80 {
+              column += 1
+            }
+          }
+          index = end
         }
+        chunkStart = chunkEnd
       }
     }
     if bytes.count % Self.stride == 0 { checkpoints.append(column) }
@@ -76,5 +100,21 @@ package struct TextPositions: Sendable {
     }
     for index in start..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
     return TextPosition(line: low + 1, column: column)
+  }
+}
+
+/// ``TextPositions`` built on the first position asked for, for a reader that needs positions
+/// only when something is wrong. Not `Sendable`: one reader uses it on one thread.
+final class LazyTextPositions {
+  private let bytes: [UInt8]
+  private var built: TextPositions?
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  func position(_ offset: Int) -> TextPosition {
+    if let built { return built.position(offset) }
+    let positions = TextPositions(bytes)
+    built = positions
+    return positions.position(offset)
   }
 }

@@ -4,12 +4,25 @@ enum UTF8Validation {
   /// The offset of the first byte that does not start a valid UTF-8 sequence (RFC 3629: no
   /// overlong forms, no surrogates, nothing above U+10FFFF), or `nil` when all of it is UTF-8.
   static func firstInvalidByte(in bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      return firstInvalidByte(in: buffer, base: UnsafeRawPointer(base))
+    }
+  }
+
+  private static func firstInvalidByte(in bytes: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer) -> Int? {
     var index = 0
     let count = bytes.count
     while index < count {
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1
+        // Text is mostly ASCII: skip it eight bytes at a time.
+        while index + 8 <= count,
+          base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+          index += 8
+        }
         continue
       }
       let length: Int
