@@ -93,3 +93,14 @@ struct Snippet_README_L223 {
     #expect(model.breeds.count == 67)
   }
 }
+
+// README.md:279
+func snippet_README_L279() async throws {
+  let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
+  try await remote.use(scenario: "empty")
+  try await remote.stub(.get("/me"), .status(401))
+  try await remote.verify(.post("/login"), count: 1)
+  try await remote.reset()
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = remote
+}
