@@ -62,4 +62,12 @@ import Testing
     #expect(error?.code == .resourceUnavailable)
     #expect(others.allSatisfy { $0.requests.count == 1 })
   }
+
+  @Test func theNumberOfABackendThatInterceptedProcessWideIsNeverReused() async throws {
+    // Copies of URLSession.shared's configuration made while it intercepted hold its class.
+    let id = try await Backend.withProcessWideBackend(issueReporter: .ignore) { $0.id }
+    var others: [Backend] = []
+    for _ in 0..<300 { others.append(Backend(issueReporter: .ignore)) }
+    #expect(!others.contains { $0.id == id })
+  }
 }

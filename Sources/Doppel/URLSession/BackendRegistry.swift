@@ -20,7 +20,8 @@ import Foundation
 /// - a route whose sessions Doppel made itself (``Backend/session``, ``Backend/makeSession(configuration:delegate:delegateQueue:)``)
 ///   is free once its backend and that session are both gone;
 /// - a route whose configuration was handed out (``Backend/configuration(basedOn:)``) is never
-///   reused: any number of sessions may be made from it, at any time.
+///   reused: any number of sessions may be made from it, at any time; nor is the number of a
+///   backend that intercepted process-wide, whose class copies of the shared configuration hold.
 final class BackendRegistry: Sendable {
   static let shared = BackendRegistry()
 
@@ -46,6 +47,9 @@ final class BackendRegistry: Sendable {
     var owned: [UInt32: [UInt32: Users]] = [:]
     /// Routes of backends that are gone, waiting for their sessions to go too.
     var draining: [UInt32: [WeakBox<URLSession>]] = [:]
+    /// Backend numbers that were turned into a class some session may still hold (a backend that
+    /// intercepted process-wide): never reused.
+    var kept: Set<UInt32> = []
 
     mutating func take() -> UInt32 {
       if let number = free.popLast() { return number }
@@ -94,11 +98,18 @@ final class BackendRegistry: Sendable {
     }
   }
 
+  /// Keeps backend `id`'s own number from ever being reused: a class was made for it that sessions
+  /// Doppel cannot track may hold (copies of `URLSession.shared`'s configuration while the backend
+  /// intercepted process-wide).
+  func keepNumber(_ id: UInt32) {
+    state.withLock { _ = $0.kept.insert(id) }
+  }
+
   /// Forgets a backend and all its routes; frees the numbers nothing can use any more.
   func unregister(_ id: UInt32) {
     state.withLock { state in
       state.routes[id] = nil
-      state.free.append(id)
+      if state.kept.remove(id) == nil { state.free.append(id) }
       for (route, users) in state.owned.removeValue(forKey: id) ?? [:] {
         state.routes[route] = nil
         if case .sessions(let sessions) = users { state.draining[route] = sessions }

@@ -71,6 +71,9 @@ enum ProcessWide {
   /// Apple platforms: `configuration` returns a copy there; `URLProtocol.registerClass` is the
   /// documented way to reach the shared session, and the latest registered class is consulted first.
   static func install(for id: UInt32) {
+    // Copies of the shared configuration made now hold this class for good: the number must never
+    // route to another backend.
+    BackendRegistry.shared.keepNumber(id)
     let interceptor = ProcessWideURLProtocol.make(for: id)
     #if canImport(FoundationNetworking)
       let configuration = URLSession.shared.configuration
