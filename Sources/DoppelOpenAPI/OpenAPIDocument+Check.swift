@@ -40,7 +40,7 @@
       }
     }
 
-    /// ``violations(in:status:headers:body:)`` for a ``Doppel/Response`` (a stub's, or a
+    /// ``violations(in:status:headers:body:)`` for a `Response` (a stub's, or a
     /// recorded one). A response that is an error, or whose body cannot be read, is checked for
     /// its request alone.
     public func violations(in request: Request, response: Response) -> [OpenAPIViolation] {

@@ -19,7 +19,7 @@ import Doppel
 /// `requireAllStubsUsed`) was not met is recorded as a failure of the running test, in Swift Testing
 /// or XCTest. A stub's failure points at the line that declared it; an unmatched request's at the
 /// closest stub's declaration (or the call to `withBackend` when there is no stub). When `body`
-/// rethrows an unmatched request's error, it is rethrown as a ``Doppel/DoppelError`` whose
+/// rethrows an unmatched request's error, it is rethrown as a `DoppelError` whose
 /// description is the near-miss report, and not reported a second time.
 ///
 /// - Parameters:
@@ -92,7 +92,7 @@ extension BackendScope {
 
   /// Ends the scope after its body threw `error`, records its failures in the running test, and
   /// returns the error to rethrow. When `error` is the error of an unmatched request the scope
-  /// reports, that report is left to the rethrown error, a ``Doppel/DoppelError`` whose description
+  /// reports, that report is left to the rethrown error, a `DoppelError` whose description
   /// is the near-miss report, so that the test shows it once and readably (not as an `NSError`
   /// dump, and not twice).
   func report(rethrowing error: any Error, testCase: AnyObject? = nil) -> any Error {
