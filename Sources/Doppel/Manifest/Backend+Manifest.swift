@@ -54,15 +54,20 @@ extension Backend {
 
   @discardableResult
   private func register(_ stubs: [ManifestStub]) -> [StubHandle] {
-    stubs.map { stub in
-      let handle = self.stub(
-        stub.matcher, stub.template?.responder(clock: clockBox) ?? stub.responder, times: stub.times, name: stub.name,
-        fileID: stub.location.fileID,
-        filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
-      if let state = stub.requiresState { handle.requiresState(state) }
-      if let state = stub.setsState { handle.setsState(state) }
-      if let name = stub.stateMachine { handle.stateMachine(name) }
-      return handle
-    }
+    stubs.map { register($0) }
+  }
+
+  /// Registers one stub read from a manifest (or from the admin API, which reads stubs the same
+  /// way): its matcher, responder or template, limits, name, states and declared location.
+  @discardableResult
+  func register(_ stub: ManifestStub) -> StubHandle {
+    let handle = self.stub(
+      stub.matcher, stub.template?.responder(clock: clockBox) ?? stub.responder, times: stub.times, name: stub.name,
+      fileID: stub.location.fileID,
+      filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
+    if let state = stub.requiresState { handle.requiresState(state) }
+    if let state = stub.setsState { handle.setsState(state) }
+    if let name = stub.stateMachine { handle.stateMachine(name) }
+    return handle
   }
 }

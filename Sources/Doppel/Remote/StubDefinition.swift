@@ -116,15 +116,7 @@ extension Backend {
   /// Registers a stub read with ``StubDefinition``, as a manifest's stubs are registered.
   @discardableResult
   package func register(_ definition: StubDefinition) -> StubHandle {
-    let stub = definition.stub
-    let handle = self.stub(
-      stub.matcher, stub.template?.responder(clock: clockBox) ?? stub.responder, times: stub.times, name: stub.name,
-      fileID: stub.location.fileID,
-      filePath: stub.location.filePath, line: stub.location.line, column: stub.location.column)
-    if let state = stub.requiresState { handle.requiresState(state) }
-    if let state = stub.setsState { handle.setsState(state) }
-    if let name = stub.stateMachine { handle.stateMachine(name) }
-    return handle
+    register(definition.stub)
   }
 
   /// Replaces every stub with copies of `other`'s (same matchers, responders, limits, names,
