@@ -161,10 +161,13 @@
         return true
       }
       guard added else { return false }
-      channel.closeFuture.whenComplete { [self] _ in
-        _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
-      }
+      channel.closeFuture.whenComplete { [self] _ in remove(channel) }
       return true
+    }
+
+    /// Removes a closed connection; removing one twice, or one never added, does nothing.
+    func remove(_ channel: any Channel) {
+      _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// Stops accepting connections and returns the open ones.

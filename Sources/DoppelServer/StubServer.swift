@@ -95,7 +95,7 @@
         .serverChannelInitializer { channel in
           channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(
-              ConnectionLimitHandler(limit: configuration.maximumConnections))
+              ConnectionLimitHandler(limit: configuration.maximumConnections, registry: core.connections))
           }
         }
         .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
