@@ -34,7 +34,7 @@
 
     /// Sets up a new connection's pipeline, on its event loop: the read timeouts in front of the
     /// bytes, NIO's HTTP/1.1 decoder, encoder and pipelining handler, then the stub handler.
-    func configure(_ channel: any Channel) throws {
+    func configure(_ channel: any Channel, listener: StubHTTPHandler.Listener = .main) throws {
       var limits = NIOHTTPDecoderLimitConfiguration()
       limits.maxHeaderFieldSize = configuration.maximumHeadSize
       limits.maxHeaderListSize = configuration.maximumHeadSize
@@ -44,7 +44,8 @@
         withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
         withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
         withDecoderLimitConfiguration: limits)
-      try channel.pipeline.syncOperations.addHandler(StubHTTPHandler(core: self, timeouts: timeouts))
+      let handler = StubHTTPHandler(core: self, listener: listener, timeouts: timeouts)
+      try channel.pipeline.syncOperations.addHandler(handler)
     }
 
     // MARK: Requests

@@ -8,11 +8,31 @@
     /// Answers a request under the admin API's prefix: never matched against stubs, never
     /// journaled.
     func answerAdmin(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
-      keepAlive = head.isKeepAlive
-      headSent = false
       let data = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
       let answer = core.admin.answer(
         method: head.method.rawValue, target: head.uri, body: data, backend: core.backend)
+      writeAdmin(answer, for: head, context: context)
+    }
+
+    /// Answers a request outside the admin API's prefix on the admin API's own port: 404, and where
+    /// the stubs are.
+    func answerNotAdmin(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+      let prefix = core.admin.settings.pathPrefix ?? "/"
+      let stubs = core.localAuthority
+      let answer = AdminController.Answer(
+        status: 404,
+        body: [
+          "error": .string(
+            "This port serves the admin API only, under \(prefix). The stubs are served at http://\(stubs)."
+          )
+        ])
+      writeAdmin(answer, for: head, context: context)
+    }
+
+    private func writeAdmin(_ answer: AdminController.Answer, for head: HTTPRequestHead, context: ChannelHandlerContext)
+    {
+      keepAlive = head.isKeepAlive
+      headSent = false
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       var bytes = (try? encoder.encode(answer.body)) ?? Data(#"{"error":"The answer could not be encoded."}"#.utf8)

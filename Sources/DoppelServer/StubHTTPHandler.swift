@@ -27,7 +27,16 @@
       case closing
     }
 
+    /// Which of the server's listeners a connection came in on.
+    enum Listener {
+      /// The server's port: stubs, and the admin API unless it has a port of its own.
+      case main
+      /// The admin API's own port (``StubServer/AdminAPI/port``): the admin API only.
+      case admin
+    }
+
     let core: ServerCore
+    let listener: Listener
     /// The connection's deadlines, told where the connection is.
     let timeouts: ReadTimeoutHandler
     var state = State.idle
@@ -51,8 +60,9 @@
     /// that the client sees the error response rather than a reset.
     static let lingerTime = TimeAmount.seconds(2)
 
-    init(core: ServerCore, timeouts: ReadTimeoutHandler) {
+    init(core: ServerCore, listener: Listener = .main, timeouts: ReadTimeoutHandler) {
       self.core = core
+      self.listener = listener
       self.timeouts = timeouts
     }
 
@@ -91,8 +101,16 @@
         guard case .receiving(let head, let body) = state else { return }
         state = .answering
         timeouts.answer()
-        if core.admin.owns(head.uri) { return answerAdmin(head, body: body, context: context) }
-        answer(head, body: body, context: context)
+        switch listener {
+        case .admin:
+          guard core.admin.owns(head.uri) else { return answerNotAdmin(head, context: context) }
+          answerAdmin(head, body: body, context: context)
+        case .main:
+          if core.admin.settings.port == nil && core.admin.owns(head.uri) {
+            return answerAdmin(head, body: body, context: context)
+          }
+          answer(head, body: body, context: context)
+        }
       }
     }
 

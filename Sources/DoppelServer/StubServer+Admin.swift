@@ -27,6 +27,17 @@
       /// off. It starts and ends with `/`.
       public var pathPrefix: String? = "/__doppel/"
 
+      /// A port of its own for the admin API, or `nil` (the default) to serve it on the server's
+      /// port beside the stubs.
+      ///
+      /// With a port (0 lets the system choose one), the server listens twice on its host: the
+      /// main port serves stubs only (a request under ``pathPrefix`` there is matched against the
+      /// stubs like any other), and the admin port serves the admin API only, under the same
+      /// prefix. ``StubServer/adminURL`` says where it is. Use it when the API under test has
+      /// paths of its own under the prefix, or to keep admin traffic off the port the app talks
+      /// to.
+      public var port: Int?
+
       /// Where the stubs the server starts with come from, so that the admin API can switch
       /// scenarios and reset to them. Without it, a reset removes the stubs added through the admin
       /// API and keeps the others, and there are no scenarios to switch to.
@@ -39,9 +50,22 @@
       /// The default: on, under `/__doppel/`, with no files.
       public init() {}
 
-      /// Checks the prefix: `/` alone would hide every stub, and it must start and end with `/`.
+      /// Checks the prefix (`/` alone would hide every stub, and it must start and end with `/`)
+      /// and the port.
       package func validate() throws(DoppelError) {
-        guard let prefix = pathPrefix else { return }
+        if let port, !(0...65_535).contains(port) {
+          throw DoppelError(
+            "The admin API's port \(port) is not a TCP port. Use 1 to 65535, 0 to let the system choose, or nil to serve the admin API on the server's own port."
+          )
+        }
+        guard let prefix = pathPrefix else {
+          if port != nil {
+            throw DoppelError(
+              "The admin API has a port (\(port!)) but no path prefix, so it would answer nothing. Give it a prefix, such as /__doppel/, or set the port to nil."
+            )
+          }
+          return
+        }
         guard prefix.count > 1, prefix.hasPrefix("/"), prefix.hasSuffix("/"), !prefix.contains("?"),
           !prefix.contains("#"), !prefix.contains(" ")
         else {

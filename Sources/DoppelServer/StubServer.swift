@@ -31,8 +31,14 @@
     /// The configuration it was started with.
     public let configuration: Configuration
 
+    /// Where the admin API answers: ``baseURL`` and the prefix (`http://127.0.0.1:54321/__doppel/`),
+    /// or its own port with the prefix when ``AdminAPI/port`` is set; `nil` when the admin API is
+    /// off. Hand it, without the prefix, to `DoppelRemote`.
+    public let adminURL: URL?
+
     let core: ServerCore
     private let channel: any Channel
+    private let adminChannel: (any Channel)?
     private let shutdownState = Locked<ShutdownState>(.running)
 
     private enum ShutdownState {
@@ -41,10 +47,14 @@
       case finished
     }
 
-    private init(core: ServerCore, channel: any Channel, baseURL: URL, port: Int) {
+    private init(
+      core: ServerCore, channel: any Channel, adminChannel: (any Channel)?, baseURL: URL, adminURL: URL?, port: Int
+    ) {
       self.core = core
       self.channel = channel
+      self.adminChannel = adminChannel
       self.baseURL = baseURL
+      self.adminURL = adminURL
       self.port = port
       configuration = core.configuration
     }
@@ -88,6 +98,35 @@
       }
       try configuration.validate()
       let core = ServerCore(backend: backend, configuration: configuration)
+      let channel = try await listen(core: core, listener: .main, at: address, host: host, port: port)
+      let boundPort = channel.localAddress?.port ?? port
+      let ip = channel.localAddress?.ipAddress ?? host
+      let authority = (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundPort)"
+      core.localAuthority = authority
+      let url = URL(string: "http://\(authority)")!
+      var adminChannel: (any Channel)?
+      var adminURL = configuration.admin.pathPrefix.flatMap { URL(string: "http://\(authority)\($0)") }
+      if let adminPort = configuration.admin.port, let prefix = configuration.admin.pathPrefix {
+        let adminAddress: SocketAddress
+        do {
+          adminAddress = try SocketAddress.makeAddressResolvingHost(host, port: adminPort)
+          adminChannel = try await listen(core: core, listener: .admin, at: adminAddress, host: host, port: adminPort)
+        } catch {
+          try? await channel.close()
+          throw error
+        }
+        let boundAdminPort = adminChannel?.localAddress?.port ?? adminPort
+        adminURL = URL(string: "http://" + (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundAdminPort)\(prefix)")
+      }
+      return StubServer(
+        core: core, channel: channel, adminChannel: adminChannel, baseURL: url, adminURL: adminURL, port: boundPort)
+    }
+
+    /// Binds one listener of the server: the main one, or the admin API's own.
+    private static func listen(
+      core: ServerCore, listener: StubHTTPHandler.Listener, at address: SocketAddress, host: String, port: Int
+    ) async throws -> any Channel {
+      let configuration = core.configuration
       let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .serverChannelOption(ChannelOptions.backlog, value: 256)
         .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -102,21 +141,15 @@
         .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
         .childChannelInitializer { channel in
           guard core.connections.add(channel) else { return channel.close() }
-          return channel.eventLoop.makeCompletedFuture { try core.configure(channel) }
+          return channel.eventLoop.makeCompletedFuture { try core.configure(channel, listener: listener) }
         }
-      let channel: any Channel
       do {
-        channel = try await bootstrap.bind(to: address).get()
+        return try await bootstrap.bind(to: address).get()
       } catch {
+        let what = listener == .admin ? "the admin API's port" : "port"
         throw DoppelError(
-          "Cannot listen on \(host) port \(port): \(error). Choose another port, or 0 to let the system choose.")
+          "Cannot listen on \(host) \(what) \(port): \(error). Choose another port, or 0 to let the system choose.")
       }
-      let boundPort = channel.localAddress?.port ?? port
-      let ip = channel.localAddress?.ipAddress ?? host
-      let authority = (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundPort)"
-      core.localAuthority = authority
-      let url = URL(string: "http://\(authority)")!
-      return StubServer(core: core, channel: channel, baseURL: url, port: boundPort)
     }
 
     /// Serves until the calling task is cancelled, then shuts down gracefully (see ``shutdown()``).
@@ -153,6 +186,7 @@
         return
       }
       try? await channel.close()
+      try? await adminChannel?.close()
       let open = core.connections.close()
       for connection in open {
         connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())

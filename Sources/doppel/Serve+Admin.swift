@@ -22,6 +22,19 @@
         throw ValidationError(
           "--journal-limit \(journalLimit) is out of range; use 1 to 10000000 (requests the journal keeps).")
       }
+      if let adminPort {
+        guard (0...65_535).contains(adminPort) else {
+          throw ValidationError("--admin-port \(adminPort) is not a TCP port; use 0 to 65535.")
+        }
+        guard effectiveAdminPrefix != nil else {
+          throw ValidationError(
+            "--admin-port \(adminPort) asks for the admin API, which is off; drop --admin-port, or pass --admin-prefix."
+          )
+        }
+        guard adminPort == 0 || adminPort != port else {
+          throw ValidationError("--admin-port \(adminPort) is --port too; give the admin API another port, or drop it.")
+        }
+      }
       guard let prefix = effectiveAdminPrefix else { return }
       var admin = StubServer.AdminAPI()
       admin.pathPrefix = prefix
@@ -43,6 +56,7 @@
       backend.replaceStubs(with: loaded.backend)
       Self.lastSummary.withLock { $0 = loaded.summary }
       configuration.admin.pathPrefix = effectiveAdminPrefix
+      configuration.admin.port = adminPort
       let paths = inputs.paths
       configuration.admin.files = StubServer.StubFiles(
         scenarioNames: loaded.scenarioNames, scenario: inputs.scenario

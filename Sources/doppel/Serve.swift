@@ -76,6 +76,9 @@
     )
     var adminPrefix: String?
 
+    @Option(help: "A port of its own for the admin API (0: the system chooses); by default it shares --port.")
+    var adminPort: Int?
+
     @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
     var journalLimit = 10_000
 
@@ -139,6 +142,9 @@
       let server = try await StubServer.start(
         serving: backend, host: host, port: port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
+      if adminPort != nil, let adminURL = server.adminURL {
+        Console.out("The admin API is at \(adminURL.absoluteString)")
+      }
       Console.out(
         origin == nil
           ? "Requests are matched as sent to the stubs' origin when they name one. Press Ctrl-C to stop."

@@ -127,11 +127,35 @@
         ("--body-timeout", "1e308", "--body-timeout 1e+308 is out of range; use seconds from 0.001 to 86400."),
         ("--idle-timeout", "nan", "--idle-timeout nan is out of range; use seconds from 0.001 to 86400."),
         ("--max-connections", "0", "--max-connections 0 is out of range; use 1 to 1000000."),
+        ("--admin-port", "65536", "--admin-port 65536 is not a TCP port; use 0 to 65535."),
       ] {
         let refused = try await DoppelProcess.run(["serve", directory.path, "--port", "0", option, value])
         #expect(refused.status != 0)
         #expect(refused.error.contains(message))
       }
+      let adminOff = try await DoppelProcess.run([
+        "serve", directory.path, "--port", "0", "--admin-prefix", "off", "--admin-port", "0",
+      ])
+      #expect(adminOff.status != 0)
+      #expect(
+        adminOff.error.contains(
+          "--admin-port 0 asks for the admin API, which is off; drop --admin-port, or pass --admin-prefix."))
+    }
+
+    @Test func theAdminAPICanListenOnAPortOfItsOwn() async throws {
+      let directory = try manifestDirectory()
+      let doppel = try DoppelProcess(["serve", directory.path, "--port", "0", "--admin-port", "0", "--no-watch"])
+      let base = try await doppel.serverURL()
+      let line = try await doppel.line(containing: "The admin API is at")
+      let admin = try #require(URL(string: String(line.dropFirst("The admin API is at ".count))))
+      #expect(admin.port != base.port)
+      let (status, body) = try await fetch(admin.appendingPathComponent("scenario"))
+      #expect(status == 200)
+      #expect(body.contains(#""scenarios":["empty"]"#))
+      let (missStatus, _) = try await fetch(base.appendingPathComponent("__doppel/scenario"))
+      #expect(missStatus == 404)
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
     }
 
     @Test func helpDescribesEveryCommand() async throws {
@@ -141,7 +165,7 @@
       let serve = try await DoppelProcess.run(["serve", "--help"])
       for option in [
         "--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--header-timeout",
-        "--body-timeout", "--idle-timeout", "--max-connections", "--no-watch",
+        "--body-timeout", "--idle-timeout", "--max-connections", "--no-watch", "--admin-prefix", "--admin-port",
       ] {
         #expect(serve.output.contains(option))
       }

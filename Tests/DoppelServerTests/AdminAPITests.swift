@@ -315,6 +315,54 @@
       }
     }
 
+    @Test func theAdminAPICanHaveAPortOfItsOwn() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/__doppel/state"), .text("the app's own path"))
+      var configuration = StubServer.Configuration()
+      configuration.admin.port = 0
+      try await withStubServer(backend, configuration: configuration) { server throws in
+        let adminURL = try #require(server.adminURL)
+        #expect(adminURL.port != server.port)
+        #expect(adminURL.absoluteString.hasSuffix(":\(adminURL.port!)/__doppel/"))
+        // The main port serves stubs only, the prefix included.
+        #expect(try await fetch(server.url("/__doppel/state")).body == "the app's own path")
+        // The admin port serves the admin API only.
+        let state = try await fetch(adminURL.appendingPathComponent("state"))
+        #expect(state.body == #"{"machines":{},"state":"initial"}"# + "\n")
+        let (other, response) = try await fetch(URL(string: "/breeds", relativeTo: adminURL)!.absoluteURL)
+        #expect(response.statusCode == 404)
+        #expect(
+          other
+            == #"{"error":"This port serves the admin API only, under /__doppel/. The stubs are served at http://127.0.0.1:\#(server.port)."}"#
+            + "\n")
+        // DoppelRemote talks to the admin port.
+        let remote = DoppelRemote(URL(string: "http://127.0.0.1:\(adminURL.port!)")!)
+        try await remote.stub(.get("/added"), .text("added at run time"))
+        #expect(try await fetch(server.url("/added")).body == "added at run time")
+      }
+    }
+
+    @Test func aBadAdminPortIsRefusedWithTheFix() async throws {
+      var configuration = StubServer.Configuration()
+      configuration.admin.port = 70_000
+      await #expect(
+        throws: DoppelError(
+          "The admin API's port 70000 is not a TCP port. Use 1 to 65535, 0 to let the system choose, or nil to serve the admin API on the server's own port."
+        )
+      ) {
+        try await withStubServer(quietBackend(), configuration: configuration) { _ in }
+      }
+      configuration.admin.port = 0
+      configuration.admin.pathPrefix = nil
+      await #expect(
+        throws: DoppelError(
+          "The admin API has a port (0) but no path prefix, so it would answer nothing. Give it a prefix, such as /__doppel/, or set the port to nil."
+        )
+      ) {
+        try await withStubServer(quietBackend(), configuration: configuration) { _ in }
+      }
+    }
+
     @Test func namedStateMachinesAreReadAndSet() async throws {
       let backend = quietBackend()
       backend.stub(.get("/basket"), .text("empty"))
