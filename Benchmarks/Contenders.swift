@@ -65,6 +65,7 @@ func inMemoryContender(
 enum FloorName {
   static let urlProtocol = "minimal URLProtocol"
   static let closure = "in-memory closure"
+  static let oneStub = "Doppel, 1 stub"
 }
 
 /// The warm-ups below ask every URL at least once: the floors build all their answers before they
@@ -93,6 +94,22 @@ func inMemoryComparison(
     doppel: inMemoryContender(
       "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload,
       reset: { backend.clearJournal() }))
+}
+
+/// How the in-memory door scales with the stub count: Doppel with `workload.stubCount` stubs
+/// against Doppel with 1 stub, sequentially. The ratio is the 1-stub cost over this one; the goal
+/// (at most 1.5 times the 1-stub cost) is a ratio of 1 / 1.5.
+func scalingComparison(
+  _ workload: Workload, backend: Backend, oneStub: Workload, oneStubBackend: Backend, options: Options
+) -> Comparison {
+  Comparison(
+    door: "respond(to:) vs 1 stub", stubs: workload.stubCount, mode: .sequential, requests: options.memoryRequests,
+    warmUp: max(options.memoryWarmUp, workload.stubCount), goal: 1 / 1.5,
+    floor: inMemoryContender(
+      FloorName.oneStub, { try await oneStubBackend.respond(to: $0) }, oneStub,
+      reset: { oneStubBackend.clearJournal() }),
+    doppel: inMemoryContender(
+      "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload, reset: { backend.clearJournal() }))
 }
 
 /// Delayed answers under load: 20,000 (twice the URLSession count) requests at 64 in flight, each
