@@ -141,15 +141,17 @@ class DoppelURLProtocol: URLProtocol {
       }
     }
     _ = await playback.play(streaming: streams, clock: clock, timeouts: timeouts, url: request.url) { steps in
-      hand(steps, generation: generation, queue: queue)
+      await hand(steps, generation: generation, queue: queue)
     }
   }
 
   /// Hands steps to the session: through the hop on Linux, directly elsewhere. On Linux the hop is
   /// one `async` onto `queue`, the task's work queue, when it could be read; otherwise the task's own
   /// suspend and resume, which make URLSession call `startLoading` on that queue. Steps handed while
-  /// a hop is on its way go with it.
-  private func hand(_ steps: [Playback.Step], generation: Int, queue: DispatchQueue?) {
+  /// a hop is on its way go with it. Through the work queue, the driver waits for the delivery
+  /// before going on (without holding a thread), so a clock advanced by a test finds the steps of
+  /// that beat handed to URLSession once the driver sleeps again.
+  private func hand(_ steps: [Playback.Step], generation: Int, queue: DispatchQueue?) async {
     guard !steps.isEmpty else { return }
     #if canImport(FoundationNetworking)
       let hop = loading.withLock { state -> Bool in
@@ -162,7 +164,12 @@ class DoppelURLProtocol: URLProtocol {
       guard hop, let task else { return }
       if let queue {
         let this = UncheckedSendable(self)
-        queue.async { this.value.deliverHopped() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          queue.async {
+            this.value.deliverHopped()
+            continuation.resume()
+          }
+        }
         return
       }
       task.suspend()
