@@ -84,12 +84,13 @@ func sessionComparison(
 }
 
 /// The in-memory comparison for one stub count and mode: floor 2 against `backend.respond(to:)`.
+/// Goal (issue 17): at least half the floor.
 func inMemoryComparison(
   _ workload: Workload, backend: Backend, mode: Mode, options: Options
 ) -> Comparison {
   Comparison(
     door: "respond(to:)", stubs: workload.stubCount, mode: mode, requests: options.memoryRequests,
-    warmUp: max(options.memoryWarmUp, workload.stubCount), goal: 0.25,
+    warmUp: max(options.memoryWarmUp, workload.stubCount), goal: 0.5,
     floor: inMemoryContender(FloorName.closure, makeClosureFloor(workload), workload),
     doppel: inMemoryContender(
       "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload,
