@@ -116,6 +116,30 @@ struct Outcome: Sendable {
     return (ratios.min() ?? .nan, ratios.max() ?? .nan)
   }
   var failures: Int { (floorRuns + doppelRuns).reduce(warmUpFailures) { $0 + $1.failures } }
+
+  /// The largest spread of round ratios a cell may have and still be called met: ±15% of the ratio.
+  static let allowedSpread = 0.15
+
+  /// Why this cell's rounds are too noisy to call its goal met (a round ratio more than
+  /// ``allowedSpread`` away from the median ratio), or `nil` when they are close enough.
+  var noise: String? {
+    let range = ratioRange
+    let low = (range.low / ratio - 1) * 100
+    let high = (range.high / ratio - 1) * 100
+    guard low < -Self.allowedSpread * 100 || high > Self.allowedSpread * 100 else { return nil }
+    return "round ratios \(twoDecimals(range.low))–\(twoDecimals(range.high)) lie \(signedPercent(low)) and "
+      + "\(signedPercent(high)) from the median \(twoDecimals(ratio))×, more than ±\(Int(Self.allowedSpread * 100))%"
+  }
+
+  /// Whether the goal is met: the median ratio reaches it and the rounds agree (see ``noise``).
+  var met: Bool { comparison.goal > 0 && ratio >= comparison.goal && noise == nil }
+}
+
+/// `-20.4` as `-20%`, `3` as `+3%`.
+func signedPercent(_ value: Double) -> String {
+  guard value.isFinite else { return "n/a" }
+  let whole = Int(value.rounded())
+  return (whole > 0 ? "+" : "") + "\(whole)%"
 }
 
 /// Warms both sides up, then runs floor, Doppel, floor, Doppel… `rounds` times.

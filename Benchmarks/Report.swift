@@ -59,6 +59,25 @@ func twoDecimals(_ value: Double) -> String {
   return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
 }
 
+/// The "met" cell: `yes`, `**no**`, `**no** (noisy)` when the median reaches the goal but the rounds
+/// spread too far to trust it, or `—` without a goal.
+func metCell(_ outcome: Outcome) -> String {
+  guard outcome.comparison.goal > 0 else { return "—" }
+  if outcome.met { return "yes" }
+  return outcome.ratio >= outcome.comparison.goal ? "**no** (noisy)" : "**no**"
+}
+
+/// One line per cell whose median reaches its goal but whose rounds spread too far to call it met.
+func noiseNotes(_ outcomes: [Outcome]) -> [String] {
+  outcomes.compactMap { outcome in
+    let comparison = outcome.comparison
+    guard comparison.goal > 0, outcome.ratio >= comparison.goal, let noise = outcome.noise else { return nil }
+    let stubs = "\(grouped(Double(comparison.stubs))) stub\(comparison.stubs == 1 ? "" : "s")"
+    return
+      "Not called met: \(comparison.door), \(stubs), \(comparison.mode): \(noise). Run it again on a quieter machine."
+  }
+}
+
 /// A Markdown table whose columns are padded so it also reads well as plain text.
 func table(_ outcomes: [Outcome]) -> String {
   let header = [
@@ -74,7 +93,7 @@ func table(_ outcomes: [Outcome]) -> String {
       grouped(outcome.doppelRate), comparison.floor.name, grouped(outcome.floorRate),
       twoDecimals(outcome.ratio) + "×", "\(twoDecimals(range.low))–\(twoDecimals(range.high))",
       comparison.goal > 0 ? "≥ \(twoDecimals(comparison.goal))×" : "none",
-      comparison.goal > 0 ? (outcome.ratio >= comparison.goal ? "yes" : "**no**") : "—",
+      metCell(outcome),
     ]
   }
   let widths = header.indices.map { column in

@@ -57,16 +57,48 @@ func runBenchmarks(_ options: Options) async -> Int {
     }
   }
 
-  if options.doors.contains("delayed"), options.profile == nil, let workload = workloads.first {
+  if options.doors.contains("memory"), options.profile == nil, options.modes.contains("sequential") {
+    // The stub-count scaling of the in-memory door: 10,000 and 100,000 stubs against 1.
+    func workloadAndBackend(_ count: Int) -> (Workload, Backend) {
+      if let index = workloads.firstIndex(where: { $0.stubCount == count }) {
+        return (workloads[index], backends[index])
+      }
+      let workload = Workload(stubCount: count)
+      return (workload, makeBackend(workload))
+    }
+    let (oneStub, oneStubBackend) = workloadAndBackend(1)
+    for count in [10_000, 100_000] {
+      let (workload, backend) = workloadAndBackend(count)
+      let outcome = await measure(
+        scalingComparison(
+          workload, backend: backend, oneStub: oneStub, oneStubBackend: oneStubBackend, options: options),
+        rounds: options.rounds)
+      progress(
+        "respond(to:), \(grouped(Double(count))) stubs vs 1 stub, sequential: \(grouped(outcome.doppelRate)) req/s, "
+          + "1 stub \(grouped(outcome.floorRate)) req/s, ratio \(twoDecimals(outcome.ratio))")
+      outcomes.append(outcome)
+    }
+  }
+
+  if options.doors.contains("delayed"), let workload = workloads.first {
     FloorURLProtocol.install(workload)
     let comparison = delayedComparison(
       workload, floorSession: floorSession, backend: makeDelayedBackend(workload), width: options.width,
       options: options)
-    let outcome = await measure(comparison, rounds: options.rounds)
-    progress(
-      "URLSession delayed, \(options.width) in flight: Doppel \(grouped(outcome.doppelRate)) req/s, "
-        + "floor \(grouped(outcome.floorRate)) req/s, ratio \(twoDecimals(outcome.ratio))")
-    outcomes.append(outcome)
+    if let side = options.profile {
+      let contender = side == "floor" ? comparison.floor : comparison.doppel
+      let run = await timedRun(contender, count: comparison.requests, mode: comparison.mode)
+      profiledFailures += run.failures
+      print(
+        "URLSession delayed, \(options.width) in flight: \(contender.name) \(grouped(run.rate)) req/s, \(run.failures) failures"
+      )
+    } else {
+      let outcome = await measure(comparison, rounds: options.rounds)
+      progress(
+        "URLSession delayed, \(options.width) in flight: Doppel \(grouped(outcome.doppelRate)) req/s, "
+          + "floor \(grouped(outcome.floorRate)) req/s, ratio \(twoDecimals(outcome.ratio))")
+      outcomes.append(outcome)
+    }
   }
 
   var memoryFailures = 0
@@ -89,7 +121,12 @@ func runBenchmarks(_ options: Options) async -> Int {
       + (abs(growth) <= 5 ? "met" : "**not met**")
   }
 
-  if !outcomes.isEmpty { print(table(outcomes)) }
+  if !outcomes.isEmpty {
+    print(table(outcomes))
+    let notes = noiseNotes(outcomes)
+    if !notes.isEmpty { print("") }
+    for note in notes { print(note) }
+  }
   if let memoryLine { print(memoryLine) }
   var failures = profiledFailures + memoryFailures + outcomes.reduce(0) { $0 + $1.failures }
   if options.doors.contains("loading"), options.profile == nil {

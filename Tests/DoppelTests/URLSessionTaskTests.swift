@@ -23,6 +23,28 @@ import Testing
     #expect(status == 200)
   }
 
+  #if canImport(FoundationNetworking)
+    /// Answers that take time reach URLSession through one `async` onto the task's work queue,
+    /// read from FoundationNetworking's internals. If a FoundationNetworking hides that queue, Doppel
+    /// falls back to the slower suspend/resume hop, and this test says so.
+    @Test func theTasksWorkQueueIsFoundForTheHop() {
+      let backend = quietBackend()
+      let session = backend.makeSession()
+      defer { session.invalidateAndCancel() }
+      let first = session.dataTask(with: URL(string: "https://a.com/one")!)
+      let second = session.dataTask(with: URL(string: "https://a.com/two")!)
+      defer {
+        first.cancel()
+        second.cancel()
+      }
+      #expect(SessionInternals.workQueue(of: first) != nil)
+      // Again, and for another task: read from the remembered position of the property.
+      #expect(SessionInternals.workQueue(of: first) != nil)
+      #expect(SessionInternals.workQueue(of: second) != nil)
+      #expect(SessionInternals.workQueue(of: first) !== SessionInternals.workQueue(of: second))
+    }
+  #endif
+
   @Test func dataTaskWithASessionDelegate() async throws {
     let backend = quietBackend()
     backend.stub(.get("/breeds.json"), .text("hello delegate"))

@@ -12,9 +12,11 @@ import Foundation
 ///   the session's own queue. On Linux, calling the client from any other thread crashes URLSession
 ///   once two requests are in flight.
 /// - Anything that takes time (latency, paced bodies, closure responders, passthrough) runs in a
-///   driver task on the backend's clock. On Linux, each time something is ready the protocol
-///   suspends and resumes its own task, so that URLSession calls `startLoading` again on its queue,
-///   where the pending steps are delivered ("the hop"). The `stopLoading` that hop causes is ignored.
+///   driver task on the backend's clock. On Linux, each time something is ready the pending steps
+///   are delivered on the task's own work queue, the queue URLSession calls `startLoading` on ("the
+///   hop"): one `async` onto that queue, read from FoundationNetworking's internals. When that queue
+///   cannot be read, the protocol suspends and resumes its own task instead, so that URLSession
+///   calls `startLoading` again on that queue; the `stopLoading` that causes is ignored.
 /// - Delivery and `stopLoading` share one lock, so nothing is delivered once the task is stopped.
 /// - Cancellation stops the driver; the caller gets `URLError(.cancelled)` from URLSession.
 /// - A user's own `suspend()` pauses delivery once the response has started, and restarts the
@@ -103,12 +105,17 @@ class DoppelURLProtocol: URLProtocol {
       loading.withLock { perform(steps, &$0) }
       return
     }
-    let streaming = task.map(SessionInternals.streamsToDelegate) ?? false
+    // Whether body pieces stream to a delegate only matters for a paced body, and finding out
+    // reads the session's task registry. With the task's work queue at hand, the driver asks there
+    // once it knows the playback is paced; otherwise it is read now, on the session's queue.
+    let queue = task.flatMap(SessionInternals.workQueue)
+    let streaming = queue == nil ? (task.map(SessionInternals.streamsToDelegate) ?? false) : nil
     let timeouts = settings.timeouts(for: request)
     let clock = backend.clockBox
     let this = UncheckedSendable(self)
     let driver = Task {
-      await this.value.drive(plan, clock: clock, timeouts: timeouts, streaming: streaming, generation: generation)
+      await this.value.drive(
+        plan, clock: clock, timeouts: timeouts, streaming: streaming, generation: generation, queue: queue)
     }
     let cancelNow = loading.withLock { state -> Bool in
       guard state.generation == generation else { return true }
@@ -119,17 +126,32 @@ class DoppelURLProtocol: URLProtocol {
   }
 
   /// Plays a playback back in time: waits on the clock, then hands each beat's steps over.
+  /// `queue` is the task's work queue on Linux (see ``hand(_:generation:queue:)``); `streaming` is
+  /// `nil` when it is to be read on that queue, only if the playback is paced.
   private func drive(
-    _ plan: Backend.Plan, clock: ClockBox, timeouts: Playback.Timeouts, streaming: Bool, generation: Int
+    _ plan: Backend.Plan, clock: ClockBox, timeouts: Playback.Timeouts, streaming: Bool?, generation: Int,
+    queue: DispatchQueue?
   ) async {
     let playback = await plan.value()
-    _ = await playback.play(streaming: streaming, clock: clock, timeouts: timeouts, url: request.url) { steps in
-      hand(steps, generation: generation)
+    var streams = streaming ?? false
+    if streaming == nil, playback.timing.pacing != nil, let queue, let task {
+      let read = UncheckedSendable(task)
+      streams = await withCheckedContinuation { continuation in
+        queue.async { continuation.resume(returning: SessionInternals.streamsToDelegate(read.value)) }
+      }
+    }
+    _ = await playback.play(streaming: streams, clock: clock, timeouts: timeouts, url: request.url) { steps in
+      await hand(steps, generation: generation, queue: queue)
     }
   }
 
-  /// Hands steps to the session: through the hop on Linux, directly elsewhere.
-  private func hand(_ steps: [Playback.Step], generation: Int) {
+  /// Hands steps to the session: through the hop on Linux, directly elsewhere. On Linux the hop is
+  /// one `async` onto `queue`, the task's work queue, when it could be read; otherwise the task's own
+  /// suspend and resume, which make URLSession call `startLoading` on that queue. Steps handed while
+  /// a hop is on its way go with it. Through the work queue, the driver waits for the delivery
+  /// before going on (without holding a thread), so a clock advanced by a test finds the steps of
+  /// that beat handed to URLSession once the driver sleeps again.
+  private func hand(_ steps: [Playback.Step], generation: Int, queue: DispatchQueue?) async {
     guard !steps.isEmpty else { return }
     #if canImport(FoundationNetworking)
       let hop = loading.withLock { state -> Bool in
@@ -140,6 +162,16 @@ class DoppelURLProtocol: URLProtocol {
         return true
       }
       guard hop, let task else { return }
+      if let queue {
+        let this = UncheckedSendable(self)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          queue.async {
+            this.value.deliverHopped()
+            continuation.resume()
+          }
+        }
+        return
+      }
       task.suspend()
       task.resume()
       if task.state == .canceling || task.state == .completed {
@@ -155,6 +187,29 @@ class DoppelURLProtocol: URLProtocol {
         perform(steps, &state)
       }
     #endif
+  }
+
+  /// The end of a hop onto the task's work queue: delivers the pending steps there, as
+  /// `startLoading` would. While the task is suspended by its user, the steps wait for the
+  /// `startLoading` its resume brings (the hop stays marked, so the `stopLoading` of that suspend
+  /// keeps the response going); once the task is cancelled or complete, they are dropped.
+  private func deliverHopped() {
+    loading.withLock { state in
+      guard state.hopping else { return }  // a startLoading delivered them already
+      switch task?.state {
+      case .running?:
+        state.hopping = false
+        let steps = state.pending
+        state.pending = []
+        perform(steps, &state)
+      case .suspended?:
+        return
+      default:
+        state.stopped = true
+        state.hopping = false
+        state.pending = []
+      }
+    }
   }
 
   override func stopLoading() {
@@ -246,7 +301,8 @@ class DoppelURLProtocol: URLProtocol {
 struct UncheckedSendable<Value>: @unchecked Sendable {
   // Safe where used: a URLProtocol instance is only touched through `Locked` state, the
   // thread-safe `task.suspend()`/`resume()`, and client calls made under that lock; a
-  // URLSessionConfiguration is only read.
+  // URLSessionConfiguration is only read; a URLSessionTask carried to its work queue is only read
+  // there, where FoundationNetworking itself reads it.
   let value: Value
   init(_ value: Value) { self.value = value }
 }

@@ -35,7 +35,8 @@ struct SessionSettings {
 enum SessionInternals {
   /// Whether the task's callbacks go to a session delegate (so body pieces can be streamed to it),
   /// rather than to a completion handler or an `async` caller, which on Linux receive only the last
-  /// piece given to URLSession. Must be called on the session's queue (inside `startLoading`).
+  /// piece given to URLSession. Must be called on the session's queue (inside `startLoading`, or
+  /// in a block on the task's ``workQueue(of:)``).
   /// When the internals cannot be read, `false`: the body is then delivered whole, which is correct
   /// for every caller.
   static func streamsToDelegate(_ task: URLSessionTask) -> Bool {
@@ -72,14 +73,58 @@ enum SessionInternals {
     #endif
   }
 
+  /// The task's work queue: the serial queue FoundationNetworking calls `startLoading` and
+  /// `stopLoading` on and expects the `URLProtocolClient` to be called on. `nil` when it cannot be
+  /// read (elsewhere than Linux, or a FoundationNetworking without it).
+  static func workQueue(of task: URLSessionTask) -> DispatchQueue? {
+    #if canImport(FoundationNetworking)
+      child("workQueue", of: task) as? DispatchQueue
+    #else
+      nil
+    #endif
+  }
+
+  /// The stored property `name` of `subject` (or of its superclasses), unwrapped when optional.
+  ///
+  /// Reading a property through `Mirror` costs a type-name lookup for every property before it,
+  /// so the position of each name found is remembered per class and read directly next time;
+  /// the label read there is checked, and a mismatch falls back to the search.
   private static func child(_ name: String, of subject: Any) -> Any? {
     var mirror: Mirror? = Mirror(reflecting: subject)
     while let current = mirror {
-      if let value = current.children.first(where: { $0.label == name })?.value { return unwrap(value) }
+      let key = FieldKey(type: ObjectIdentifier(current.subjectType), name: name)
+      let children = current.children
+      let known = fieldPositions.withLock { $0[key] }
+      if let known, known < 0 {
+        mirror = current.superclassMirror  // not a property of this class
+        continue
+      }
+      if let known, known < children.count {
+        let child = children[children.index(children.startIndex, offsetBy: known)]
+        if child.label == name { return unwrap(child.value) }
+      }
+      var position = 0
+      for child in children {
+        if child.label == name {
+          fieldPositions.withLock { $0[key] = position }
+          return unwrap(child.value)
+        }
+        position += 1
+      }
+      fieldPositions.withLock { $0[key] = -1 }
       mirror = current.superclassMirror
     }
     return nil
   }
+
+  private struct FieldKey: Hashable {
+    let type: ObjectIdentifier
+    let name: String
+  }
+
+  /// Where each property looked up was found, by class and name; -1 when the class has none of
+  /// that name (its superclass is searched next). Types are never unloaded, so the keys stay valid.
+  private static let fieldPositions = Locked<[FieldKey: Int]>([:])
 
   private static func unwrap(_ value: Any) -> Any? {
     let mirror = Mirror(reflecting: value)
