@@ -34,6 +34,18 @@ import Testing
     #expect(results == ["GET no body", "GET no body", "GET no body", "POST form", "POST form"])
   }
 
+  /// A server's header values reach the caller without the spaces around them, as HTTP parsers
+  /// read them (found by the conformance suite's "header value with surrounding spaces").
+  @Test func headerValuesLoseTheSpacesAroundThem() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://a.com/spaces"), .text("ok").header("X-Spaced", " \t inner  value  "))
+    let url = URL(string: "https://a.com/spaces")!
+    let (_, response) = try await backend.session.data(from: url)
+    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Spaced") == "inner  value")
+    let (_, direct) = try await backend.respond(to: URLRequest(url: url))
+    #expect(direct.value(forHTTPHeaderField: "X-Spaced") == "inner  value")
+  }
+
   @Test func aRedirectLoopFailsWithTooManyRedirects() async {
     let backend = quietBackend()
     backend.stub(.get("/a"), .redirect(to: "/b"))
