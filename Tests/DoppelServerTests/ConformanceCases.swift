@@ -497,7 +497,11 @@
 
     /// `count` bytes of a repeating, non-text pattern.
     static func pattern(_ count: Int) -> Data {
-      Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+      var data = Data(count: count)
+      data.withUnsafeMutableBytes { raw in
+        for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 8) }
+      }
+      return data
     }
   }
 

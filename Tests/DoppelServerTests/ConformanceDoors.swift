@@ -60,10 +60,12 @@
     static let ignoredHeaders: Set<String> = ["date", "server", "connection", "keep-alive"]
 
     static func observe(_ conformanceCase: ConformanceCase, through door: Door) async throws -> [Observation] {
+      let cookies = CookieStoragePool.shared.take()
+      defer { CookieStoragePool.shared.giveBack(cookies) }
       switch door {
       case .urlSession:
         let backend = makeBackend(conformanceCase, .inProcess)
-        let configuration = makeConfiguration()
+        let configuration = makeConfiguration(cookies)
         let session = backend.makeSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         return await run(conformanceCase, .inProcess, configuration: configuration) { delegate in
@@ -81,34 +83,26 @@
         return try await withStubServer(backend) { server in
           let endpoints = Endpoints.loopback(port: server.port)
           install(conformanceCase, on: backend, endpoints)
-          return await runOnRealStack(conformanceCase, endpoints)
+          return await runOnRealStack(conformanceCase, endpoints, cookies)
         }
       case .realServer:
-        let endpoints = ServerEndpoints()
+        // Known once the server has its port, before any request comes.
+        let endpoints = Locked(Endpoints.loopback(port: 0))
         let server = try TestHTTPServer.start { request in
-          realAnswer(conformanceCase.routes, to: request, endpoints.value)
+          realAnswer(conformanceCase.routes, to: request, endpoints.withLock { $0 })
         }
         defer { server.stop() }
-        endpoints.value = .loopback(port: server.port)
-        return await runOnRealStack(conformanceCase, .loopback(port: server.port))
+        endpoints.withLock { $0 = .loopback(port: server.port) }
+        return await runOnRealStack(conformanceCase, .loopback(port: server.port), cookies)
       }
     }
 
-    /// The endpoints a real server's handler reads, known once the server has its port.
-    final class ServerEndpoints: @unchecked Sendable {
-      // Safe: `stored` is only read or written while `lock` is held.
-      private let lock = NSLock()
-      private var stored = Endpoints.loopback(port: 0)
-      var value: Endpoints {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-      }
-    }
-
-    private static func runOnRealStack(_ conformanceCase: ConformanceCase, _ endpoints: Endpoints) async
+    private static func runOnRealStack(
+      _ conformanceCase: ConformanceCase, _ endpoints: Endpoints, _ cookies: CookieStoragePool.Storage
+    ) async
       -> [Observation]
     {
-      let configuration = makeConfiguration()
+      let configuration = makeConfiguration(cookies)
       let session = URLSession(configuration: configuration)
       defer { session.finishTasksAndInvalidate() }
       return await run(conformanceCase, endpoints, configuration: configuration) { delegate in
@@ -116,10 +110,9 @@
       }
     }
 
-    static func makeConfiguration() -> URLSessionConfiguration {
+    static func makeConfiguration(_ cookies: CookieStoragePool.Storage) -> URLSessionConfiguration {
       let configuration = URLSessionConfiguration.ephemeral
-      configuration.httpCookieStorage = HTTPCookieStorage.sharedCookieStorage(
-        forGroupContainerIdentifier: "doppel-conformance-\(UUID())")
+      configuration.httpCookieStorage = cookies.storage
       return configuration
     }
 
@@ -259,7 +252,7 @@
         if step.cancelsMidBody {
           let delegate = CancellingDelegate()
           let cancelling = session(delegate)
-          observation = await delegate.run(request, on: cancelling, endpoints)
+          observation = await delegate.run(request, on: cancelling)
           cancelling.finishTasksAndInvalidate()
         } else {
           do {
@@ -322,8 +315,11 @@
         if normalized.utf8.count <= 4096 { return normalized }
         bytes = Data(normalized.utf8)
       }
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      let hash = bytes.withUnsafeBytes { raw in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+      }
       return "<\(body.count) bytes, fnv1a \(String(hash, radix: 16))>"
     }
 
@@ -343,20 +339,55 @@
     }
   }
 
+  /// Cookie storages for the doors' sessions, one per run in progress, emptied between runs.
+  ///
+  /// On Linux every named storage is kept in a file, and the system gives no other way to get a
+  /// storage of one's own: a fixed set of names, reused, keeps the files from piling up run
+  /// after run.
+  final class CookieStoragePool: Sendable {
+    static let shared = CookieStoragePool()
+
+    /// A storage on loan.
+    struct Storage: @unchecked Sendable {
+      // Safe: HTTPCookieStorage is documented as thread-safe.
+      let storage: HTTPCookieStorage
+    }
+
+    private let state = Locked<(free: [Storage], made: Int)>(([], 0))
+
+    /// An empty storage no other run is using.
+    func take() -> Storage {
+      let storage = state.withLock { state -> Storage in
+        if let storage = state.free.popLast() { return storage }
+        state.made += 1
+        return Storage(
+          storage: .sharedCookieStorage(forGroupContainerIdentifier: "doppel-conformance-\(state.made)"))
+      }
+      empty(storage)
+      return storage
+    }
+
+    /// Empties `storage` and makes it available again.
+    func giveBack(_ storage: Storage) {
+      empty(storage)
+      state.withLock { $0.free.append(storage) }
+    }
+
+    private func empty(_ storage: Storage) {
+      for cookie in storage.storage.cookies ?? [] { storage.storage.deleteCookie(cookie) }
+    }
+  }
+
   /// A session delegate that cancels a data task when its first body bytes arrive.
   final class CancellingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // Safe: `continuation` and `received` are only read or written while `lock` is held.
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Observation, Never>?
     private var received = 0
-    private var endpoints = Endpoints.inProcess
 
-    func run(_ request: URLRequest, on session: URLSession, _ endpoints: Endpoints) async -> Observation {
+    func run(_ request: URLRequest, on session: URLSession) async -> Observation {
       await withCheckedContinuation { continuation in
-        lock.withLock {
-          self.continuation = continuation
-          self.endpoints = endpoints
-        }
+        lock.withLock { self.continuation = continuation }
         session.dataTask(with: request).resume()
       }
     }
