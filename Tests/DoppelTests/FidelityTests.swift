@@ -46,6 +46,25 @@ import Testing
     #expect(direct.value(forHTTPHeaderField: "X-Spaced") == "inner  value")
   }
 
+  /// URLSession refuses a GET with a body before sending it; so do the URLSession and in-memory
+  /// doors (found by the conformance suite's "GET with a body").
+  @Test func aGetWithABodyIsRefusedAsURLSessionRefusesIt() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://a.com/search"), .text("found"))
+    var request = URLRequest(url: URL(string: "https://a.com/search")!)
+    request.httpBody = Data("q=cats".utf8)
+    let message =
+      "GET https://a.com/search has a body, and URLSession refuses a GET with a body (URLError.dataLengthExceedsMaximum) without sending it. Send the data in the query, or use POST."
+    let throughSession = await #expect(throws: URLError.self) { try await backend.session.data(for: request) }
+    #expect(throughSession?.code == .dataLengthExceedsMaximum)
+    #expect(throughSession?.localizedDescription == message)
+    let inMemory = await #expect(throws: URLError.self) { try await backend.respond(to: request) }
+    #expect(inMemory?.code == .dataLengthExceedsMaximum)
+    #expect(backend.requests.isEmpty)
+    request.httpBody = nil
+    #expect(try await backend.respond(to: request).0 == Data("found".utf8))
+  }
+
   @Test func aRedirectLoopFailsWithTooManyRedirects() async {
     let backend = quietBackend()
     backend.stub(.get("/a"), .redirect(to: "/b"))
