@@ -83,7 +83,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
       ]
     ),
-    .testTarget(name: "DoppelServerTests", dependencies: ["DoppelServer"]),
+    .testTarget(name: "DoppelServerTests", dependencies: ["DoppelServer", "Doppel", "TestHTTPServer"]),
 
     // The doppel tool: serve, record, lint.
     .executableTarget(

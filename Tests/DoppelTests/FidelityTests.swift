@@ -34,6 +34,37 @@ import Testing
     #expect(results == ["GET no body", "GET no body", "GET no body", "POST form", "POST form"])
   }
 
+  /// A server's header values reach the caller without the spaces around them, as HTTP parsers
+  /// read them (found by the conformance suite's "header value with surrounding spaces").
+  @Test func headerValuesLoseTheSpacesAroundThem() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://a.com/spaces"), .text("ok").header("X-Spaced", " \t inner  value  "))
+    let url = URL(string: "https://a.com/spaces")!
+    let (_, response) = try await backend.session.data(from: url)
+    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Spaced") == "inner  value")
+    let (_, direct) = try await backend.respond(to: URLRequest(url: url))
+    #expect(direct.value(forHTTPHeaderField: "X-Spaced") == "inner  value")
+  }
+
+  /// URLSession refuses a GET with a body before sending it; so do the URLSession and in-memory
+  /// doors (found by the conformance suite's "GET with a body").
+  @Test func aGetWithABodyIsRefusedAsURLSessionRefusesIt() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://a.com/search"), .text("found"))
+    var request = URLRequest(url: URL(string: "https://a.com/search")!)
+    request.httpBody = Data("q=cats".utf8)
+    let message =
+      "GET https://a.com/search has a body, and URLSession refuses a GET with a body (URLError.dataLengthExceedsMaximum) without sending it. Send the data in the query, or use POST."
+    let throughSession = await #expect(throws: URLError.self) { try await backend.session.data(for: request) }
+    #expect(throughSession?.code == .dataLengthExceedsMaximum)
+    #expect(throughSession?.localizedDescription == message)
+    let inMemory = await #expect(throws: URLError.self) { try await backend.respond(to: request) }
+    #expect(inMemory?.code == .dataLengthExceedsMaximum)
+    #expect(backend.requests.isEmpty)
+    request.httpBody = nil
+    #expect(try await backend.respond(to: request).0 == Data("found".utf8))
+  }
+
   @Test func aRedirectLoopFailsWithTooManyRedirects() async {
     let backend = quietBackend()
     backend.stub(.get("/a"), .redirect(to: "/b"))

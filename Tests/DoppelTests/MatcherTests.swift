@@ -40,6 +40,15 @@ import Testing
     #expect(Matcher.path("/").matches(request("https://a.com")))
   }
 
+  /// A request's path loses its trailing slash (as `URL.path` does), so a stub's does too: a stub
+  /// for "/dir/" answers a request for "/dir/" (found by the conformance suite's "trailing slash").
+  @Test func aTrailingSlashInAStubPathMatches() {
+    #expect(Matcher.path("/dir/").matches(request("https://a.com/dir/")))
+    #expect(Matcher.get("/dir/").matches(request("https://a.com/dir/")))
+    #expect(Matcher.url("https://a.com/dir//").matches(request("https://a.com/dir/")))
+    #expect(!Matcher.path("/dir/").matches(request("https://a.com/dir/x")))
+  }
+
   @Test func templatesCaptureSegments() throws {
     let matcher = Matcher.get("/users/{id}/pets/{pet}.json")
     let captures = try #require(matcher.evaluate(request("https://a.com/users/42/pets/tom.json")))

@@ -30,7 +30,7 @@ struct Connection {
   }
 
   /// Serves requests until the connection ends.
-  mutating func run(_ answer: (TestHTTPServer.Request) -> TestHTTPServer.Response) {
+  mutating func run(_ answer: (TestHTTPServer.Request) -> TestHTTPServer.Response, waitForStop: () -> Void) {
     while true {
       let incoming: Incoming
       do {
@@ -46,6 +46,19 @@ struct Connection {
       let response = answer(incoming.request)
       let closeAsked = Self.hasToken("close", in: response.headers.filter { Self.same($0.name, "Connection") })
       let keepAlive = incoming.keepAlive && !closeAsked
+      if let hold = response.hold {
+        let bytes = Self.encode(response, isHead: incoming.isHead, keepAlive: keepAlive)
+        let sent: Data
+        switch hold {
+        case .beforeHead: sent = Data()
+        case .afterBodyBytes(let count):
+          let headLength = bytes.range(of: Data("\r\n\r\n".utf8)).map { $0.upperBound - bytes.startIndex } ?? 0
+          sent = bytes.prefix(headLength + max(0, count))
+        }
+        _ = Socket.sendAll(fd, sent)
+        waitForStop()
+        return
+      }
       guard Socket.sendAll(fd, Self.encode(response, isHead: incoming.isHead, keepAlive: keepAlive)), keepAlive else {
         return
       }

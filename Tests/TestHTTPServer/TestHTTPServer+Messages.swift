@@ -54,6 +54,17 @@ extension TestHTTPServer {
     public var headers: [(name: String, value: String)]
     /// The body (not sent for `HEAD` requests and 1xx, 204 and 304 answers).
     public var body: Data
+    /// Where the server stops sending and holds the connection open until ``TestHTTPServer/stop()``:
+    /// `nil` (the default) sends everything.
+    public var hold: Hold?
+
+    /// A point in a response where the server stops sending, for timeouts and cancellations.
+    public enum Hold: Sendable {
+      /// Nothing is sent: the request waits for a response that never comes.
+      case beforeHead
+      /// The head and the first bytes of the body (as framed on the wire) are sent, then nothing.
+      case afterBodyBytes(Int)
+    }
 
     /// Creates a response.
     public init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data()) {

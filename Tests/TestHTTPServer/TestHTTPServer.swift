@@ -72,6 +72,8 @@ extension TestHTTPServer {
     let state = ServerLock(State())
     /// Signalled when the accept thread has closed the listener.
     let acceptEnded = DispatchSemaphore(value: 0)
+    /// Entered while the server runs: connections holding a response (``Response/hold``) wait on it.
+    let running = DispatchGroup()
 
     struct State {
       var requests: [Request] = []
@@ -87,6 +89,7 @@ extension TestHTTPServer {
       self.listener = listener
       self.wakeRead = wakeRead
       self.wakeWrite = wakeWrite
+      running.enter()
     }
 
     func acceptLoop() {
@@ -119,6 +122,8 @@ extension TestHTTPServer {
       connection.run { request in
         state.withLock { $0.requests.append(request) }
         return handler(request)
+      } waitForStop: {
+        _ = running.wait(timeout: .now() + 60)
       }
       Socket.drainBeforeClose(fd)
       state.withLock { _ = $0.connections.remove(fd) }
@@ -133,6 +138,7 @@ extension TestHTTPServer {
         return true
       }
       guard first else { return }
+      running.leave()
       Socket.wake(wakeWrite)
       acceptEnded.wait()
       Socket.close(wakeWrite)

@@ -247,12 +247,14 @@ extension Backend {
   /// Answers a request directly, without `URLSession`: the same stubs, journal, diagnostics, delays
   /// (on the backend's clock) and redirects.
   ///
-  /// - Throws: the stubbed error, `URLError(.networkConnectionLost)` for a dropped connection,
+  /// - Throws: `URLError(.dataLengthExceedsMaximum)` for a `GET` with a body, as URLSession
+  ///   refuses it; the stubbed error, `URLError(.networkConnectionLost)` for a dropped connection,
   ///   `URLError(.timedOut)` for a response that never comes (after the request's
   ///   `timeoutInterval`), `CancellationError` when the task is cancelled, or for an unmatched
   ///   request (by default) a `URLError` whose description is the near-miss report.
   public func respond(to request: URLRequest) async throws -> (Data, HTTPURLResponse) {
     let incoming = Request(request)
+    if let refusal = incoming.refusedBodyOnGet { throw refusal }
     let found = router.resolve(incoming, machine: machine)
     // The common case without building a plan: an answer built before, given at once, final.
     if let (stub, claim, captures) = found, stub.answersAtOnce, let answer = claim.lastAnswer, answer.serves(incoming) {

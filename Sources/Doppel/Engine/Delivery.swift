@@ -85,7 +85,8 @@ enum Delivery: Sendable {
       } catch {
         return .failure(error)
       }
-      var headers = response.headers
+      // As an HTTP client parses them: no spaces or tabs around a value (RFC 9110 §5.5).
+      var headers = response.headers.trimmingValueWhitespace()
       if !headers.contains("Content-Type"), let type = response.body.contentType, !body.isEmpty {
         headers.add("Content-Type", type)
       }

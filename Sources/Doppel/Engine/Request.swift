@@ -146,3 +146,19 @@ public struct Request: Sendable, CustomStringConvertible {
     return data
   }
 }
+
+extension Request {
+  /// The error URLSession gives a `GET` that carries a body, which it refuses before sending
+  /// anything (on Linux and on Apple platforms alike), or `nil` for any other request. The
+  /// URLSession and in-memory doors refuse it the same way, so a test fails where the app would.
+  var refusedBodyOnGet: URLError? {
+    guard method == .get, let body, !body.isEmpty else { return nil }
+    return URLError(
+      .dataLengthExceedsMaximum,
+      userInfo: [
+        NSLocalizedDescriptionKey:
+          "\(self) has a body, and URLSession refuses a GET with a body (URLError.dataLengthExceedsMaximum) without sending it. Send the data in the query, or use POST.",
+        NSURLErrorFailingURLErrorKey: url,
+      ])
+  }
+}

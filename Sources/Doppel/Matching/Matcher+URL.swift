@@ -125,10 +125,15 @@ extension Matcher {
         ).wired(Wire.path(path))
       }
     }
+    // A request's path has its trailing slashes dropped, as `URL.path` does: so has the stub's, or
+    // "/breeds/" would match nothing.
+    var literal = Substring(path)
+    while literal.count > 1 && literal.hasSuffix("/") { literal = literal.dropLast() }
+    let matched = String(literal)
     return Matcher(
       Condition(
-        field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(path),
-        literal: .path(path), actual: { "\"\($0.path)\"" })
+        field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(matched),
+        literal: .path(matched), actual: { "\"\($0.path)\"" })
     ).wired(Wire.path(path))
   }
 

@@ -67,6 +67,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     fields.filter { Self.same($0.name, name) }.map(\.value)
   }
 
+  /// The fields with the spaces and tabs around each value removed, as an HTTP parser reads them.
+  func trimmingValueWhitespace() -> HTTPHeaders {
+    func padded(_ value: String) -> Bool {
+      guard let first = value.utf8.first, let last = value.utf8.last else { return false }
+      return first == 32 || first == 9 || last == 32 || last == 9
+    }
+    guard fields.contains(where: { padded($0.value) }) else { return self }
+    return HTTPHeaders(
+      fields.map {
+        Field(name: $0.name, value: padded($0.value) ? $0.value.trimmingCharacters(in: [" ", "\t"]) : $0.value)
+      })
+  }
+
   /// Whether a field named `name` (compared case-insensitively) exists.
   public func contains(_ name: String) -> Bool { fields.contains { Self.same($0.name, name) } }
 

@@ -94,6 +94,10 @@ class DoppelURLProtocol: URLProtocol {
     if incoming.body == nil, let task, let body = SessionInternals.uploadBody(of: task) {
       incoming = Request(method: incoming.method, url: incoming.url, headers: incoming.headers, body: body)
     }
+    if let refusal = incoming.refusedBodyOnGet {
+      loading.withLock { perform([.fail(refusal)], &$0) }
+      return
+    }
     let settings = SessionSettings(route.configuration?.value)
     var context = Backend.Context(followRedirects: true, cookies: settings.cookies)
     #if canImport(FoundationNetworking)
