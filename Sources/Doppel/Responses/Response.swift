@@ -102,11 +102,11 @@ public struct Response: Sendable {
 
   /// Whether every request to the same URL (but `HEAD`) gets the same answer, body and all, so the
   /// answer can be built once and reused: a body in memory, a valid status that carries a body
-  /// (not 204 or 304), and no failure.
+  /// (not 204 or 304), and no failure or WebSocket script.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.webSocket == nil, storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
-      case .data = storage.body.source
+    guard storage.failure == nil, storage.webSocket == nil, storage.status != 204, storage.status != 304,
+      (100...599).contains(storage.status), case .data = storage.body.source
     else { return false }
     return true
   }
