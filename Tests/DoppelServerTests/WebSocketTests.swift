@@ -121,6 +121,27 @@
       }
     }
 
+    @Test func aManifestScriptIsPlayedByTheServer() async throws {
+      let json = """
+        {"stubs": [{"request": "/feed", "response": {"websocket": {
+          "onConnect": [{"json": {"type": "hello"}}],
+          "on": [
+            {"json": {"type": "subscribe"}, "reply": [{"send": "subscribed"}, {"close": {"code": 1008, "reason": "no"}}]}
+          ]
+        }}}]}
+        """
+      let manifest = try Manifest(data: Data(json.utf8), url: URL(fileURLWithPath: "/project/doppel.json"))
+      let backend = try Backend(manifest: manifest, issueReporter: .ignore)
+      try await withStubServer(backend) { server in
+        let connection = try await WebSocketClient.connect(port: server.port, path: "/feed")
+        defer { connection.raw.close() }
+        #expect(try await connection.readFrame() == .text(#"{"type":"hello"}"#))
+        try await connection.send(text: #"{"type": "subscribe", "topic": "cats"}"#)
+        #expect(try await connection.readFrame() == .text("subscribed"))
+        #expect(try await connection.readFrame() == .close(1008))
+      }
+    }
+
     @Test func aClientThatDoesNotUpgradeGets426() async throws {
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)
