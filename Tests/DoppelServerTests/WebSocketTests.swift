@@ -142,6 +142,26 @@
       }
     }
 
+    @Test func anUpgradedConnectionHasNoIdleOrHeaderTimeout() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/chat"), Self.chat)
+      var configuration = StubServer.Configuration()
+      configuration.idleTimeout = .milliseconds(100)
+      configuration.headerTimeout = .milliseconds(100)
+      try await withStubServer(backend, configuration: configuration) { server in
+        let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
+        defer { connection.raw.close() }
+        #expect(try await connection.readFrame() == .text("welcome"))
+        // Silent for five times the timeouts: the conversation stays open.
+        connection.raw.setReadTimeout(.milliseconds(500))
+        let (bytes, end) = try await connection.raw.readUntilEnd()
+        #expect(bytes.isEmpty)
+        #expect(end == .timedOut)
+        try await connection.send(text: "ping")
+        #expect(try await connection.readFrame() == .text("pong"))
+      }
+    }
+
     @Test func aClientThatDoesNotUpgradeGets426() async throws {
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)

@@ -73,16 +73,17 @@ enum SessionInternals {
   }
 
   /// How many body bytes FoundationNetworking's libcurl hands over at a time: a real upload
-  /// reports its progress in pieces of this size.
+  /// reports its progress in pieces of this size (of 12 bytes less for a streamed body, which goes
+  /// out chunked and shares the buffer with the chunk framing).
   static let uploadPieceSize = 65_536
 
   /// Tells the session delegate that the body of `task` was sent, as the real HTTP stack on Linux
-  /// does for a body sent to a server: one `urlSession(_:task:didSendBodyData:…)` call per
-  /// 64 KiB piece with the running total and the body's length (`-1`, unknown, for a streamed
-  /// body). Only for a task whose callbacks go to a session delegate (the real stack calls no one
-  /// else either). Enqueued on the delegate queue before the response, so the delegate sees the
-  /// upload finish before the answer starts. `task.countOfBytesSent` stays 0: FoundationNetworking
-  /// lets no one else set it.
+  /// does for a body sent to a server: one `urlSession(_:task:didSendBodyData:…)` call per piece
+  /// (see ``uploadPieceSize``) with the running total and the body's length (0 for a streamed
+  /// body, as FoundationNetworking reports it). Only for a task whose callbacks go to a session
+  /// delegate (the real stack calls no one else either). Enqueued on the delegate queue before the
+  /// response, so the delegate sees the upload finish before the answer starts.
+  /// `task.countOfBytesSent` stays 0: FoundationNetworking lets no one else set it.
   static func reportUploadProgress(of task: URLSessionTask, bodyLength: Int, lengthKnown: Bool) {
     #if canImport(FoundationNetworking)
       guard bodyLength > 0, streamsToDelegate(task), let session = child("session", of: task) as? URLSession,
@@ -90,12 +91,13 @@ enum SessionInternals {
       else { return }
       var pieces: [(sent: Int64, total: Int64)] = []
       var total = 0
+      let size = lengthKnown ? uploadPieceSize : uploadPieceSize - 12
       while total < bodyLength {
-        let piece = min(uploadPieceSize, bodyLength - total)
+        let piece = min(size, bodyLength - total)
         total += piece
         pieces.append((Int64(piece), Int64(total)))
       }
-      let expected = lengthKnown ? Int64(bodyLength) : NSURLSessionTransferSizeUnknown
+      let expected = lengthKnown ? Int64(bodyLength) : 0
       // Safe: the session, its delegate and the task are used on the session's delegate queue,
       // as URLSession itself uses them.
       let parts = UncheckedSendable((session, delegate, task))
