@@ -101,6 +101,15 @@ import Testing
     #expect(manifestError(json) == "/project/Fixtures/doppel.json:\(expected)")
   }
 
+  @Test func aWebSocketResponseIsNotSentThroughDoppelRemote() {
+    #expect {
+      try Response.webSocket(onConnect: [.send(.text("hi"))]).manifestResponse()
+    } throws: { error in
+      (error as? DoppelError)?.message
+        == #"A WebSocket response cannot be sent to a stub server through DoppelRemote: write the stub in the server's manifest instead (a response with "websocket": {"onConnect": […], "on": […]})."#
+    }
+  }
+
   private func stubResponse(_ backend: Backend) -> Response? {
     guard case .fixed(let response)? = backend.stubs.first?.responder.kind else { return nil }
     return response
