@@ -81,6 +81,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: server),
         .product(name: "NIOPosix", package: "swift-nio", condition: server),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+        .product(name: "NIOWebSocket", package: "swift-nio", condition: server),
       ]
     ),
     .testTarget(name: "DoppelServerTests", dependencies: ["DoppelServer", "Doppel", "TestHTTPServer"]),

@@ -3,6 +3,7 @@
   import Foundation
   import NIOCore
   import NIOHTTP1
+  import NIOWebSocket
 
   /// What every connection of one server shares: the backend, the configuration, the origins
   /// derived from the stubs, and the open connections.
@@ -33,18 +34,31 @@
     }
 
     /// Sets up a new connection's pipeline, on its event loop: the read timeouts in front of the
-    /// bytes, NIO's HTTP/1.1 decoder, encoder and pipelining handler, then the stub handler.
+    /// bytes, NIO's HTTP/1.1 decoder, encoder, WebSocket upgrader and pipelining handler, then the
+    /// stub handler. The upgrader asks the stub handler whether a WebSocket stub answers the
+    /// connection's first request; when one does, the stub handler gives way to a
+    /// ``WebSocketConversationHandler`` (see `StubHTTPHandler+WebSocket.swift`). The admin API's own
+    /// port (``StubServer/AdminAPI/port``) has no upgrader: it serves no stubs.
     func configure(_ channel: any Channel, listener: StubHTTPHandler.Listener = .main) throws {
       var limits = NIOHTTPDecoderLimitConfiguration()
       limits.maxHeaderFieldSize = configuration.maximumHeadSize
       limits.maxHeaderListSize = configuration.maximumHeadSize
       let timeouts = ReadTimeoutHandler(configuration: configuration, lingerTime: StubHTTPHandler.lingerTime)
+      let handler = StubHTTPHandler(core: self, listener: listener, timeouts: timeouts)
+      var upgrade: NIOHTTPServerUpgradeConfiguration?
+      if listener == .main {
+        let boundHandler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        let upgrader = NIOWebSocketServerUpgrader(
+          maxFrameSize: WebSocketConversationHandler.maximumMessageSize, automaticErrorHandling: true,
+          shouldUpgrade: { channel, head in boundHandler.value.shouldUpgrade(head, channel: channel) },
+          upgradePipelineHandler: { channel, _ in boundHandler.value.startWebSocket(channel: channel) })
+        upgrade = (upgraders: [upgrader], completionHandler: { _ in })
+      }
       try channel.pipeline.syncOperations.addHandler(timeouts)
       try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-        withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
-        withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
-        withDecoderLimitConfiguration: limits)
-      let handler = StubHTTPHandler(core: self, listener: listener, timeouts: timeouts)
+        withPipeliningAssistance: true, withServerUpgrade: upgrade,
+        withErrorHandling: false, withOutboundHeaderValidation: true,
+        withEncoderConfiguration: HTTPResponseEncoder.Configuration(), withDecoderLimitConfiguration: limits)
       try channel.pipeline.syncOperations.addHandler(handler)
     }
 

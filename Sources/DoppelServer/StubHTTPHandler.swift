@@ -3,6 +3,7 @@
   import Foundation
   import NIOCore
   import NIOHTTP1
+  import NIOWebSocket
 
   /// One connection's front door: reads a request (within the size limits), asks the backend for a
   /// plan, and plays it back (see `StubHTTPHandler+Playback.swift`).
@@ -55,6 +56,11 @@
     /// Which answer a scheduled resumption belongs to; a stale one is ignored.
     var generation = 0
     var pending: PendingWork?
+    /// A WebSocket upgrade granted, until NIO performs it (see `StubHTTPHandler+WebSocket.swift`).
+    var upgrade: WebSocketUpgrade?
+    /// A request resolved when it asked to upgrade but was not upgraded: played as its answer when
+    /// NIO passes the request on, so that it is resolved (and journaled) once.
+    var resolvedAhead: (playback: FrontDoorPlayback, request: Request, backend: Backend)?
 
     /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
     /// that the client sees the error response rather than a reset.
@@ -116,6 +122,8 @@
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
       if case .closing = state { return }
+      // An upgrade refused (no WebSocket stub, or no valid key): NIO passes the request on as HTTP.
+      if error is NIOWebSocketUpgradeError { return }
       guard context.channel.isActive, !shuttingDown, !timeouts.hasTimedOut else {
         // A head cut off by the close, by shutdown or after a 408: there is no one to answer.
         close(context)
@@ -160,6 +168,13 @@
     private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
       keepAlive = head.isKeepAlive
       headSent = false
+      if let ahead = resolvedAhead {
+        resolvedAhead = nil
+        backend = ahead.backend
+        generation += 1
+        play(ahead.playback, request: ahead.request, target: head.uri, context: context)
+        return
+      }
       let backend = core.backend
       self.backend = backend
       guard let request = core.request(for: head, body: body, backend: backend) else {

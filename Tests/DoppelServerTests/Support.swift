@@ -193,6 +193,21 @@
         }
       }
 
+      /// Reads exactly `count` bytes; `nil` when the connection ends or goes quiet first.
+      func read(exactly count: Int) async throws -> [UInt8]? {
+        let descriptor = descriptor
+        return try await blocking {
+          var bytes = [UInt8](repeating: 0, count: count)
+          var received = 0
+          while received < count {
+            let got = bytes[received...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard got > 0 else { return nil }
+            received += got
+          }
+          return bytes
+        }
+      }
+
       /// Closes the connection (once).
       func close() {
         if !isClosed.testAndSet() { _ = Glibc.close(descriptor) }

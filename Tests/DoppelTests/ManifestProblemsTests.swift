@@ -20,7 +20,7 @@ import Testing
       }
       """
     let keys =
-      "The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template."
+      "The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket."
     let file = "/project/Fixtures/doppel.json"
     #expect(
       manifestError(json).split(separator: "\n").map(String.init) == [

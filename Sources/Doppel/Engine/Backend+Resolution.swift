@@ -176,7 +176,8 @@ extension Backend {
     case .success(let answer):
       context.cookies?.store(from: answer)
       stub?.keep(answer, for: request)
-      outcome = .answered(response, headers: answer.headers)
+      // A WebSocket endpoint is journaled as itself (status 101), whoever asked.
+      outcome = .answered(response, headers: response.webSocket == nil ? answer.headers : response.headers)
     case .failure(let error):
       outcome = .failed(error)
     }
@@ -195,7 +196,8 @@ extension Backend {
       issueReporter.report(DoppelIssue(problem.message, location: stub?.location))
     }
     return Playback(
-      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatchedReport)
+      delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatchedReport,
+      webSocket: response.webSocket == nil ? nil : response)
   }
 
   /// Journals a request answered with an answer its stub built before for the same URL.

@@ -36,6 +36,9 @@ public final class Backend: Sendable {
     var followsRedirects = true
     /// Sees every finished exchange (see ``Backend/exchangeObserver``); `nil` costs nothing.
     var exchangeObserver: (@Sendable (Exchange) -> Void)?
+    /// What happened on upgraded WebSocket connections (see ``Backend/webSocketEvents``).
+    var webSocketEvents: [WebSocketEvent] = []
+    var webSocketConnections = 0
   }
 
   /// Creates an empty backend.
@@ -275,10 +278,11 @@ public final class Backend: Sendable {
     state.withLock { $0.journal.entries(since: start) }
   }
 
-  /// Forgets every journaled request (stubs and their call counts stay).
+  /// Forgets every journaled request and WebSocket event (stubs and their call counts stay).
   public func clearJournal() {
     state.withLock { state in
       _ = state.journal.removeAll()
+      state.webSocketEvents.removeAll()
     }
   }
 

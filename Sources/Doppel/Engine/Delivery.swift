@@ -65,6 +65,7 @@ enum Delivery: Sendable {
     // The common case first: the same answer as last time, body and all.
     if let answer = response.reusableAnswer(for: request) { return .success(answer) }
     if let failure = response.failure { return .failure(failure) }
+    if let script = response.webSocket { return make(.upgradeRequired(for: script), for: request) }
     guard (100...599).contains(response.status) else {
       return .failure(
         DoppelError(

@@ -13,19 +13,27 @@ final class Playback: Sendable {
   let stub: StubHandle?
   /// For a request no stub matched: the near-miss report.
   let unmatchedReport: String?
+  /// The response of a WebSocket stub: played by the stub server to a client that upgrades, and
+  /// answered with ``delivery`` (a 426) to any other.
+  let webSocket: Response?
 
-  init(delivery: Delivery, timing: Timing, stub: StubHandle? = nil, unmatchedReport: String? = nil) {
+  init(
+    delivery: Delivery, timing: Timing, stub: StubHandle? = nil, unmatchedReport: String? = nil,
+    webSocket: Response? = nil
+  ) {
     self.delivery = delivery
     self.timing = timing
     self.stub = stub
     self.unmatchedReport = unmatchedReport
+    self.webSocket = webSocket
   }
 
   /// The same playback, starting `latency` later.
   func delayed(by latency: Duration) -> Playback {
     var timing = timing
     timing.delay += latency
-    return Playback(delivery: delivery, timing: timing, stub: stub, unmatchedReport: unmatchedReport)
+    return Playback(
+      delivery: delivery, timing: timing, stub: stub, unmatchedReport: unmatchedReport, webSocket: webSocket)
   }
 
   /// One thing a front door does with its caller.

@@ -36,6 +36,9 @@ package struct FrontDoorPlayback: Sendable {
   package let stub: StubHandle?
   /// The near-miss report when no stub matched (whatever the unmatched policy did about it).
   package let unmatchedReport: String?
+  /// For a WebSocket stub: the script and the headers of the `101` response. The ``beats`` answer
+  /// a client that does not upgrade (`426 Upgrade Required`).
+  package let webSocket: (script: WebSocketScript, headers: HTTPHeaders)?
 
   init(_ playback: Playback) {
     let report = playback.unmatchedReport
@@ -57,6 +60,7 @@ package struct FrontDoorPlayback: Sendable {
     never = playback.timing.never
     stub = playback.stub
     unmatchedReport = report
+    webSocket = playback.webSocket.flatMap { response in response.webSocket.map { ($0, response.headers) } }
   }
 
   /// Whether every step can be performed at once, without waiting.

@@ -17,7 +17,7 @@ enum ManifestKeys {
   /// A stub's `response`.
   static let response = [
     "status", "headers", "json", "text", "file", "contentType", "error", "redirect", "never", "sequence", "then",
-    "delay", "throttle", "chunked", "dropAfterBytes", "template",
+    "delay", "throttle", "chunked", "dropAfterBytes", "template", "websocket",
   ]
   /// One response of a `sequence`: a response without `sequence` and `then`.
   static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" }
@@ -27,6 +27,14 @@ enum ManifestKeys {
   static let chunked = ["size", "every"]
   /// A response's `redirect`.
   static let redirect = ["to", "status", "follow"]
+  /// A response's `websocket`.
+  static let webSocket = ["onConnect", "on"]
+  /// One rule of a `websocket`'s `on`: at most one matcher, and the reply.
+  static let webSocketRule = ["message", "regex", "json", "reply"]
+  /// One action of a WebSocket script: one of send, json, binary, close, drop; and a delay.
+  static let webSocketAction = ["send", "json", "binary", "close", "drop", "delay"]
+  /// A WebSocket action's `close`.
+  static let webSocketClose = ["code", "reason"]
   /// The values of a sequence's `then`.
   static let sequenceEnds = ["repeatLast", "cycle", "fail"]
   /// The string values of the top-level `unmatched` (it may also be a response object).

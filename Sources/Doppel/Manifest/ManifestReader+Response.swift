@@ -71,6 +71,13 @@ extension ManifestReader {
     if let error = fields["error"] {
       try requireAlone("error", in: fields, allowing: ["delay"], "a failed request has no HTTP response.")
       response = .error(try urlError(error, path + "error"))
+    } else if let script = fields["websocket"] {
+      try requireAlone(
+        "websocket", in: fields, allowing: ["headers"],
+        "a WebSocket endpoint answers with its script, not with an HTTP status, body or timing.")
+      var upgradeHeaders: HTTPHeaders = [:]
+      if let node = fields["headers"] { upgradeHeaders = try headers(node, path + "headers") }
+      response = try webSocket(script, path + "websocket", headers: upgradeHeaders)
     } else if let redirect = fields["redirect"] {
       try requireAlone(
         "redirect", in: fields, allowing: ["headers", "delay"],

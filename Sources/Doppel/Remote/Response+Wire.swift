@@ -29,6 +29,11 @@ extension Response {
       return .object(object)
     }
     if let problem { throw problem }
+    if webSocket != nil {
+      throw DoppelError(
+        "A WebSocket response cannot be sent to a stub server through DoppelRemote: write the stub in the server's manifest instead (a response with \"websocket\": {\"onConnect\": […], \"on\": […]})."
+      )
+    }
     let location = headers["Location"]
     if !timing.followRedirects, let location, (300...399).contains(status) {
       var remaining = headers

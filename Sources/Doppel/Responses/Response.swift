@@ -32,6 +32,7 @@ public struct Response: Sendable {
     var failure: (any Error)?
     var timing: Timing
     var cache: ResponseCache
+    var webSocket: WebSocketScript?
 
     init(
       status: Int, headers: HTTPHeaders, body: Body, failure: (any Error)? = nil, timing: Timing = Timing(),
@@ -46,7 +47,10 @@ public struct Response: Sendable {
     }
 
     func copy() -> Storage {
-      Storage(status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache)
+      let copy = Storage(
+        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache)
+      copy.webSocket = webSocket
+      return copy
     }
   }
 
@@ -83,6 +87,11 @@ public struct Response: Sendable {
     get { storage.failure }
     set { unique().failure = newValue }
   }
+  /// The conversation of a WebSocket endpoint (see ``webSocket(_:headers:)``).
+  var webSocket: WebSocketScript? {
+    get { storage.webSocket }
+    set { changeContent { $0.webSocket = newValue } }
+  }
   var timing: Timing {
     get { storage.timing }
     set { unique().timing = newValue }
@@ -93,11 +102,11 @@ public struct Response: Sendable {
 
   /// Whether every request to the same URL (but `HEAD`) gets the same answer, body and all, so the
   /// answer can be built once and reused: a body in memory, a valid status that carries a body
-  /// (not 204 or 304), and no failure.
+  /// (not 204 or 304), and no failure or WebSocket script.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
-      case .data = storage.body.source
+    guard storage.failure == nil, storage.webSocket == nil, storage.status != 204, storage.status != 304,
+      (100...599).contains(storage.status), case .data = storage.body.source
     else { return false }
     return true
   }

@@ -54,6 +54,38 @@ import Foundation
       Self.request(request, body: try? Data(contentsOf: file))
     }
 
+    // MARK: WebSockets
+
+    /// FoundationNetworking cannot hand a WebSocket task to a `URLProtocol`: it first checks that its
+    /// libcurl speaks WebSocket (most distributions' libcurl does not: the task fails with
+    /// "WebSockets not supported by libcurl"), and a task's messages travel only through its own
+    /// internal protocol class. So the task is made as usual (it fails on its own, or, with a
+    /// WebSocket-capable libcurl, in ``DoppelURLProtocol`` with ``webSocketProblem(for:)``) and the
+    /// backend reports at once where WebSocket stubs are served.
+    override func webSocketTask(with url: URL) -> URLSessionWebSocketTask {
+      reportWebSocketTask(url)
+      return super.webSocketTask(with: url)
+    }
+
+    // `webSocketTask(with:protocols:)` makes its task through `webSocketTask(with: URLRequest)`.
+
+    override func webSocketTask(with request: URLRequest) -> URLSessionWebSocketTask {
+      reportWebSocketTask(request.url)
+      return super.webSocketTask(with: request)
+    }
+
+    private func reportWebSocketTask(_ url: URL?) {
+      guard let route = (configuration.protocolClasses?.first as? DoppelURLProtocol.Type)?.routeID,
+        let backend = BackendRegistry.shared.backend(route)
+      else { return }
+      backend.issueReporter.report(DoppelIssue(Self.webSocketProblem(for: url), location: nil))
+    }
+
+    /// Why a WebSocket task on a backend's session is not stubbed, and what to do instead.
+    static func webSocketProblem(for url: URL?) -> String {
+      "A WebSocket task (\(url?.absoluteString ?? "no URL")) cannot be stubbed through a backend's URLSession: FoundationNetworking never passes WebSocket tasks to a URLProtocol. Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
+    }
+
     // MARK: Downloads
 
     override func downloadTask(with url: URL) -> URLSessionDownloadTask {

@@ -89,6 +89,17 @@ class DoppelURLProtocol: URLProtocol {
         loading.withLock { perform([.fail(failure)], &$0) }
         return
       }
+      if task is URLSessionWebSocketTask {
+        // Reached only with a WebSocket-capable libcurl; the session reported it when the task was made.
+        let failure = URLError(
+          .unsupportedURL,
+          userInfo: [
+            NSLocalizedDescriptionKey: DoppelSession.webSocketProblem(for: request.url),
+            NSURLErrorFailingURLErrorKey: request.url as Any,
+          ])
+        loading.withLock { perform([.fail(failure)], &$0) }
+        return
+      }
     #endif
     var incoming = Request(request)
     if incoming.body == nil, let task, let body = SessionInternals.uploadBody(of: task) {
@@ -97,6 +108,10 @@ class DoppelURLProtocol: URLProtocol {
     if let refusal = incoming.refusedBodyOnGet {
       loading.withLock { perform([.fail(refusal)], &$0) }
       return
+    }
+    if let task, let body = incoming.body {
+      SessionInternals.reportUploadProgress(
+        of: task, bodyLength: body.count, lengthKnown: request.httpBodyStream == nil || request.httpBody != nil)
     }
     let settings = SessionSettings(route.configuration?.value)
     var context = Backend.Context(followRedirects: true, cookies: settings.cookies)

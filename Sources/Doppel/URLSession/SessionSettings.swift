@@ -73,6 +73,47 @@ enum SessionInternals {
     #endif
   }
 
+  /// How many body bytes FoundationNetworking's libcurl hands over at a time: a real upload
+  /// reports its progress in pieces of this size (of 12 bytes less for a streamed body, which goes
+  /// out chunked and shares the buffer with the chunk framing).
+  static let uploadPieceSize = 65_536
+
+  /// Tells the session delegate that the body of `task` was sent, as the real HTTP stack on Linux
+  /// does for a body sent to a server: one `urlSession(_:task:didSendBodyData:…)` call per piece
+  /// (see ``uploadPieceSize``) with the running total and the body's length (0 for a streamed
+  /// body, as FoundationNetworking reports it). Only for a task whose callbacks go to a session
+  /// delegate (the real stack calls no one else either). Enqueued on the delegate queue before the
+  /// response, so the delegate sees the upload finish before the answer starts.
+  /// `task.countOfBytesSent` stays 0: FoundationNetworking lets no one else set it.
+  static func reportUploadProgress(of task: URLSessionTask, bodyLength: Int, lengthKnown: Bool) {
+    #if canImport(FoundationNetworking)
+      guard bodyLength > 0, streamsToDelegate(task), let session = child("session", of: task) as? URLSession,
+        let delegate = session.delegate as? URLSessionTaskDelegate
+      else { return }
+      var pieces: [(sent: Int64, total: Int64)] = []
+      var total = 0
+      let size = lengthKnown ? uploadPieceSize : uploadPieceSize - 12
+      while total < bodyLength {
+        let piece = min(size, bodyLength - total)
+        total += piece
+        pieces.append((Int64(piece), Int64(total)))
+      }
+      let expected = lengthKnown ? Int64(bodyLength) : 0
+      // Safe: the session, its delegate and the task are used on the session's delegate queue,
+      // as URLSession itself uses them.
+      let parts = UncheckedSendable((session, delegate, task))
+      let reports = pieces
+      session.delegateQueue.addOperation {
+        let (session, delegate, task) = parts.value
+        for piece in reports {
+          delegate.urlSession(
+            session, task: task, didSendBodyData: piece.sent, totalBytesSent: piece.total,
+            totalBytesExpectedToSend: expected)
+        }
+      }
+    #endif
+  }
+
   /// The task's work queue: the serial queue FoundationNetworking calls `startLoading` and
   /// `stopLoading` on and expects the `URLProtocolClient` to be called on. `nil` when it cannot be
   /// read (elsewhere than Linux, or a FoundationNetworking without it).

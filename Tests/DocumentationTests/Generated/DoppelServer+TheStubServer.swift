@@ -31,9 +31,42 @@ func snippet_DoppelServer_TheStubServer_L90() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:156
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:120
 #if Server
-func snippet_DoppelServer_TheStubServer_L156() async throws {
+func snippet_DoppelServer_TheStubServer_L120() async throws {
+  backend.stub(
+    .get("/chat"),
+    .webSocket(
+      onConnect: [.send(.text("welcome"))],
+      on: [
+        .on(.text("ping"), reply: .text("pong")),
+        .on(.regex("^echo "), reply: .text("echoed"), after: .milliseconds(100)),
+        .on(.json(containing: ["type": "bye"]), do: [.close(code: 1001, reason: "see you")]),
+        .on(.text("crash"), do: [.drop()]),
+      ]))
+}
+#endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:151
+#if Server
+func snippet_DoppelServer_TheStubServer_L151() async throws {
+  try await withStubServer(backend) { server in
+    let task = URLSession.shared.webSocketTask(with: URL(string: "ws://127.0.0.1:\(server.port)/chat")!)
+    task.resume()
+    let greeting = try await task.receive()  // .string("welcome")
+    try await task.send(.string("ping"))
+    let reply = try await task.receive()  // .string("pong")
+    task.cancel(with: .normalClosure, reason: nil)
+    print(greeting, reply)
+  }
+  print(backend.webSocketEvents.map(\.description))
+  // ["#1 server → text \"welcome\"", "#1 client → text \"ping\"", "#1 server → text \"pong\"", …]
+}
+#endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:239
+#if Server
+func snippet_DoppelServer_TheStubServer_L239() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -42,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L156() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:202
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:285
 #if Server
-func snippet_DoppelServer_TheStubServer_L202() async throws {
+func snippet_DoppelServer_TheStubServer_L285() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))

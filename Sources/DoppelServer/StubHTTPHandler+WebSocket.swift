@@ -1,0 +1,89 @@
+#if Server
+  import Doppel
+  import Foundation
+  import NIOCore
+  import NIOHTTP1
+  import NIOWebSocket
+
+  extension StubHTTPHandler: RemovableChannelHandler {}
+
+  /// The upgrade a WebSocket stub granted, kept from NIO's question (``StubHTTPHandler/shouldUpgrade(_:channel:)``)
+  /// until the upgrade happens.
+  struct WebSocketUpgrade {
+    let script: WebSocketScript
+    let url: URL
+    let backend: Backend
+  }
+
+  extension StubHTTPHandler {
+    /// NIO's WebSocket upgrader asks whether to upgrade a request that asks for it (with a valid
+    /// `Sec-WebSocket-Key` and version 13), as soon as its head arrives. The request is resolved
+    /// (and journaled) here, once: a WebSocket stub answers with the headers of the `101`; any other
+    /// answer is kept in ``resolvedAhead`` and played when NIO passes the request on, as `nil` tells
+    /// it to.
+    func shouldUpgrade(_ head: HTTPRequestHead, channel: any Channel) -> EventLoopFuture<NIOHTTP1.HTTPHeaders?> {
+      let eventLoop = channel.eventLoop
+      // The head is complete: no header timeout while the backend decides.
+      timeouts.answer()
+      let hasBody =
+        head.headers.first(name: "content-length").map { $0 != "0" } ?? false
+        || head.headers.contains(name: "transfer-encoding")
+      let admin = core.admin.settings.port == nil && core.admin.owns(head.uri)
+      guard !shuttingDown, !hasBody, !admin else { return eventLoop.makeSucceededFuture(nil) }
+      let backend = core.backend
+      guard let request = core.request(for: head, body: nil, backend: backend) else {
+        return eventLoop.makeSucceededFuture(nil)
+      }
+      switch backend.frontDoorPlan(for: request) {
+      case .now(let playback):
+        return eventLoop.makeSucceededFuture(
+          decide(playback, request: request, target: head.uri, backend: backend))
+      case .later(let work):
+        let promise = eventLoop.makePromise(of: NIOHTTP1.HTTPHeaders?.self)
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        let target = head.uri
+        Task {
+          let playback = await work()
+          eventLoop.execute {
+            promise.succeed(handler.value.decide(playback, request: request, target: target, backend: backend))
+          }
+        }
+        return promise.futureResult
+      }
+    }
+
+    private func decide(
+      _ playback: FrontDoorPlayback, request: Request, target: String, backend: Backend
+    ) -> NIOHTTP1.HTTPHeaders? {
+      guard isActive, let (script, fields) = playback.webSocket else {
+        resolvedAhead = (playback, request, backend)
+        return nil
+      }
+      if let report = core.configuration.onRequest {
+        report(
+          ServedRequest(
+            request: request, target: target, stub: playback.stub, status: 101, outcome: "upgraded to WebSocket"))
+      }
+      upgrade = WebSocketUpgrade(script: script, url: request.url, backend: backend)
+      var headers = NIOHTTP1.HTTPHeaders()
+      for field in fields { headers.add(name: field.name, value: field.value) }
+      return headers
+    }
+
+    /// NIO sent the `101` and put the WebSocket frame codec in place: this handler leaves the
+    /// pipeline to the conversation.
+    func startWebSocket(channel: any Channel) -> EventLoopFuture<Void> {
+      guard let upgrade else { return channel.close() }
+      self.upgrade = nil
+      state = .closing
+      let operations = channel.pipeline.syncOperations
+      return operations.removeHandler(self).flatMapThrowing {
+        try channel.pipeline.syncOperations.addHandler(
+          NIOWebSocketFrameAggregator(
+            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_000,
+            maxAccumulatedFrameSize: WebSocketConversationHandler.maximumMessageSize))
+        try channel.pipeline.syncOperations.addHandler(WebSocketConversationHandler(upgrade))
+      }
+    }
+  }
+#endif
