@@ -85,9 +85,8 @@
       for (pipe, lines) in [(standardOutput, output), (standardError, errors)] {
         let handle = pipe.fileHandleForReading
         Thread.detachNewThread {
-          while true {
-            let data = handle.availableData
-            if data.isEmpty { break }
+          // `read(upToCount:)` throws where `availableData` would trap on a read error.
+          while let data = try? handle.read(upToCount: 65_536), !data.isEmpty {
             lines.append(data)
           }
           lines.finish()
