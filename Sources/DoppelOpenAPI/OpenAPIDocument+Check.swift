@@ -53,7 +53,7 @@
 
     private func check(_ request: Request, _ operation: Operation, _ captures: [String: String]) -> [OpenAPIViolation] {
       var found = checkParameters(
-        operation, captures: captures, query: request.queryItems, headers: request.headers)
+        operation, captures: captures, query: { request.queryItems }, headers: request.headers)
       let body = request.body ?? Data()
       guard let documented = operation.body else {
         if !body.isEmpty {
@@ -83,17 +83,25 @@
     /// The violations of `operation`'s parameters: a required one missing, or a value its schema
     /// refuses. With `pathOnly`, for a stub, only the path parameters given are checked.
     func checkParameters(
-      _ operation: Operation, captures: [String: String], query: [URLQueryItem], headers: HTTPHeaders,
+      _ operation: Operation, captures: [String: String], query readQuery: () -> [URLQueryItem], headers: HTTPHeaders,
       pathOnly: Bool = false
     ) -> [OpenAPIViolation] {
       var found: [OpenAPIViolation] = []
+      // The query is parsed only for an operation that has query parameters.
+      var parsedQuery: [URLQueryItem]?
+      func query() -> [URLQueryItem] {
+        if let parsedQuery { return parsedQuery }
+        let items = readQuery()
+        parsedQuery = items
+        return items
+      }
       let validator = SchemaValidator(table: table, direction: .request)
       for parameter in operation.parameters where !pathOnly || parameter.place == "path" {
         let part = "request \(parameter.place) parameter \(parameter.name)"
         let values: [String]
         switch parameter.place {
         case "path": values = captures[parameter.name].map { [$0] } ?? []
-        case "query": values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
+        case "query": values = query().filter { $0.name == parameter.name }.map { $0.value ?? "" }
         case "header": values = headers.values(for: parameter.name)
         default: continue
         }

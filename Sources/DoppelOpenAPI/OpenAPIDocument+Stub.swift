@@ -48,7 +48,7 @@
         chosen = first
       }
       let (operation, captures) = chosen
-      var found = checkParameters(operation, captures: captures, query: [], headers: [:], pathOnly: true)
+      var found = checkParameters(operation, captures: captures, query: { [] }, headers: [:], pathOnly: true)
       for response in stub.declaredResponses where !response.isFailure {
         guard let body = try? response.bodyData() else { continue }
         let headers = Self.deliveredHeaders(response, body: body)
