@@ -125,7 +125,12 @@ let package = Package(
 
     // Throughput against floors measured in the same run: `swift run -c release Benchmarks`.
     // Benchmarks/server holds the wrk/nginx script for the stub server, not Swift sources.
-    .executableTarget(name: "Benchmarks", dependencies: ["Doppel"], path: "Benchmarks", exclude: ["server"]),
+    // With the OpenAPI trait it also measures validation against an OpenAPI document.
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: ["Doppel", .target(name: "DoppelOpenAPI", condition: openAPI)],
+      path: "Benchmarks", exclude: ["server"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -16,8 +16,13 @@ struct Options: Sendable {
   var testCases = 2_000
   /// Test cases run one after another to check that memory stays flat.
   var memoryCheckTests = 100_000
-  /// Which doors to measure: all by default.
-  var doors: Set<String> = ["session", "memory", "delayed", "test", "loading"]
+  /// Which doors to measure: all by default (`openapi` only with the OpenAPI trait).
+  var doors: Set<String> = Options.allDoors
+  #if OpenAPI
+    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "openapi"]
+  #else
+    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading"]
+  #endif
   /// Stubs in each generated manifest, and entries in the generated cassette, of the loading run.
   var loadingCount = 50_000
   /// Which modes to measure: `sequential`, `inflight`, or both (the default).
@@ -32,8 +37,8 @@ struct Options: Sendable {
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N]
-                      [--only session|memory|delayed|test|loading] [--loading N]
-                      [--mode sequential|inflight] [--profile doppel|floor]
+                      [--only session|memory|delayed|test|loading|openapi] [--loading N]
+                      [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
 
       --requests N         requests per run through URLSession (default 10000)
@@ -49,11 +54,13 @@ struct Options: Sendable {
       --only DOOR          measure only the URLSession door (session), respond(to:) (memory),
                            delayed answers through URLSession at 64 in flight (delayed), or the
                            cost of a whole test (test), or the time big manifests and cassettes
-                           take to load (loading)
+                           take to load (loading), or what OpenAPI validation of a request and its
+                           response costs (openapi; needs --traits OpenAPI)
       --loading N          stubs per generated manifest and entries per cassette (default 50000)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
                            outstanding (inflight)
-      --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers)
+      --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers);
+                           with --only openapi, checker runs the OpenAPI checker alone
     """
 
   /// Parses `arguments` (without the program name); prints usage and exits on bad input.
@@ -90,9 +97,8 @@ struct Options: Sendable {
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
         options.stubCounts = counts
       case "--only":
-        guard let door = rest.popFirst(), ["session", "memory", "delayed", "test", "loading"].contains(door)
-        else {
-          fail("--only takes session, memory, delayed, test or loading")
+        guard let door = rest.popFirst(), allDoors.contains(door) else {
+          fail("--only takes \(allDoors.sorted().joined(separator: ", ")) (openapi needs --traits OpenAPI)")
         }
         options.doors = [door]
       case "--mode":
@@ -101,8 +107,8 @@ struct Options: Sendable {
         }
         options.modes = [mode]
       case "--profile":
-        guard let side = rest.popFirst(), ["doppel", "floor"].contains(side) else {
-          fail("--profile takes doppel or floor")
+        guard let side = rest.popFirst(), ["doppel", "floor", "checker"].contains(side) else {
+          fail("--profile takes doppel, floor or checker")
         }
         options.profile = side
       case "--help", "-h":

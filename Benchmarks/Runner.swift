@@ -133,6 +133,11 @@ func runBenchmarks(_ options: Options) async -> Int {
     print("")
     failures += Loading.run(count: options.loadingCount)
   }
+  #if OpenAPI
+    if options.doors.contains("openapi") {
+      failures += await Validation.run(options: options)
+    }
+  #endif
   print("")
   if failures == 0 {
     print("Every answer was checked (status 200, \(Workload.bodySize)-byte body): no failures.")

@@ -18,20 +18,10 @@
       let endpoint = "\(request.method.rawValue) \(request.path)"
       switch lookup(method: request.method, path: request.path) {
       case .unknownPath:
-        return [
-          OpenAPIViolation(
-            operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
-            rule:
-              "no path in \(name) matches \(request.path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
-            location: pathsLocation)
-        ]
+        return [unknownPath(request.path, endpoint: endpoint)]
       case .wrongMethod(let template, let methods, let location):
         return [
-          OpenAPIViolation(
-            operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
-            rule:
-              "\(template) has no \(request.method.rawValue) operation; it documents \(methods.joined(separator: ", "))",
-            location: location)
+          wrongMethod(request.method, template: template, methods: methods, location: location, endpoint: endpoint)
         ]
       case .found(let operation, let captures):
         var found = check(request, operation, captures)
@@ -41,50 +31,29 @@
     }
 
     /// ``violations(in:status:headers:body:)`` for a `Response` (a stub's, or a
-    /// recorded one). A response that is an error, or whose body cannot be read, is checked for
-    /// its request alone.
+    /// recorded one), with the headers it is delivered with (a body made as JSON or text gets its
+    /// `Content-Type` then). A response that is an error, or whose body cannot be read, is checked
+    /// for its request alone.
     public func violations(in request: Request, response: Response) -> [OpenAPIViolation] {
       guard !response.isFailure, let body = try? response.bodyData() else { return violations(in: request) }
-      return violations(in: request, status: response.status, headers: response.headers, body: body)
+      return violations(
+        in: request, status: response.status, headers: Self.deliveredHeaders(response, body: body), body: body)
+    }
+
+    /// `response`'s headers with the `Content-Type` delivery adds to a non-empty body.
+    static func deliveredHeaders(_ response: Response, body: Data) -> HTTPHeaders {
+      var headers = response.headers
+      if headers["Content-Type"] == nil, !body.isEmpty, let type = response.impliedContentType {
+        headers.add("Content-Type", type)
+      }
+      return headers
     }
 
     // MARK: Request
 
     private func check(_ request: Request, _ operation: Operation, _ captures: [String: String]) -> [OpenAPIViolation] {
-      var found: [OpenAPIViolation] = []
-      func add(_ part: String, _ failures: [SchemaFailure]) {
-        for failure in failures {
-          found.append(
-            OpenAPIViolation(
-              operation: operation.name, endpoint: endpoint(operation), part: part,
-              jsonPath: failure.path == "$" && !part.hasSuffix("body") ? nil : failure.path, rule: failure.rule,
-              location: failure.location))
-        }
-      }
-      let validator = SchemaValidator(table: table, direction: .request)
-      let query = request.queryItems
-      for parameter in operation.parameters {
-        let part = "request \(parameter.place) parameter \(parameter.name)"
-        let values: [String]
-        switch parameter.place {
-        case "path": values = captures[parameter.name].map { [$0] } ?? []
-        case "query": values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
-        case "header": values = request.headers.values(for: parameter.name)
-        default: continue
-        }
-        if values.isEmpty {
-          if parameter.required {
-            found.append(
-              OpenAPIViolation(
-                operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil,
-                rule: "the required \(parameter.place) parameter \"\(parameter.name)\" is missing",
-                location: parameter.location))
-          }
-          continue
-        }
-        guard let schema = parameter.schema else { continue }
-        add(part, validator.validate(coerce(values, to: schema), against: schema))
-      }
+      var found = checkParameters(
+        operation, captures: captures, query: { request.queryItems }, headers: request.headers)
       let body = request.body ?? Data()
       guard let documented = operation.body else {
         if !body.isEmpty {
@@ -111,9 +80,57 @@
       return found
     }
 
+    /// The violations of `operation`'s parameters: a required one missing, or a value its schema
+    /// refuses. With `pathOnly`, for a stub, only the path parameters given are checked.
+    func checkParameters(
+      _ operation: Operation, captures: [String: String], query readQuery: () -> [URLQueryItem], headers: HTTPHeaders,
+      pathOnly: Bool = false
+    ) -> [OpenAPIViolation] {
+      var found: [OpenAPIViolation] = []
+      // The query is parsed only for an operation that has query parameters.
+      var parsedQuery: [URLQueryItem]?
+      func query() -> [URLQueryItem] {
+        if let parsedQuery { return parsedQuery }
+        let items = readQuery()
+        parsedQuery = items
+        return items
+      }
+      let validator = SchemaValidator(table: table, direction: .request)
+      for parameter in operation.parameters where !pathOnly || parameter.place == "path" {
+        let part = "request \(parameter.place) parameter \(parameter.name)"
+        let values: [String]
+        switch parameter.place {
+        case "path": values = captures[parameter.name].map { [$0] } ?? []
+        case "query": values = query().filter { $0.name == parameter.name }.map { $0.value ?? "" }
+        case "header": values = headers.values(for: parameter.name)
+        default: continue
+        }
+        if values.isEmpty {
+          // A stub's path template leaves the path parameters it does not give to any value.
+          if parameter.required && !pathOnly {
+            found.append(
+              OpenAPIViolation(
+                operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil,
+                rule: "the required \(parameter.place) parameter \"\(parameter.name)\" is missing",
+                location: parameter.location))
+          }
+          continue
+        }
+        guard let schema = parameter.schema else { continue }
+        for failure in validator.validate(coerce(values, to: schema), against: schema) {
+          found.append(
+            OpenAPIViolation(
+              operation: operation.name, endpoint: endpoint(operation), part: part,
+              jsonPath: failure.path == "$" ? nil : failure.path, rule: failure.rule, location: failure.location))
+        }
+      }
+      return found
+    }
+
     // MARK: Response
 
-    private func check(status: Int, headers: HTTPHeaders, body: Data, _ operation: Operation) -> [OpenAPIViolation] {
+    /// The violations of a response with `status`, `headers` and `body` to `operation`.
+    func check(status: Int, headers: HTTPHeaders, body: Data, _ operation: Operation) -> [OpenAPIViolation] {
       guard let reply = operation.reply(for: status) else {
         return [
           OpenAPIViolation(
@@ -197,7 +214,25 @@
 
     // MARK: Helpers
 
-    private func endpoint(_ operation: Operation) -> String { "\(operation.method.rawValue) \(operation.template)" }
+    /// A request path that no path of the document describes.
+    func unknownPath(_ path: String, endpoint: String) -> OpenAPIViolation {
+      OpenAPIViolation(
+        operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
+        rule: "no path in \(name) matches \(path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
+        location: pathsLocation)
+    }
+
+    /// A documented path without an operation for `method`.
+    func wrongMethod(
+      _ method: HTTPMethod, template: String, methods: [String], location: DocumentLocation, endpoint: String
+    ) -> OpenAPIViolation {
+      OpenAPIViolation(
+        operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
+        rule: "\(template) has no \(method.rawValue) operation; it documents \(methods.joined(separator: ", "))",
+        location: location)
+    }
+
+    func endpoint(_ operation: Operation) -> String { "\(operation.method.rawValue) \(operation.template)" }
 
     /// A parameter's text as the JSON value its schema describes: `"7"` as the number 7 for an
     /// integer, `"true"` as true for a boolean, repeated or comma-separated values as an array.

@@ -54,7 +54,9 @@
       try self.init(url: url, name: url.lastPathComponent)
     }
 
-    init(url: URL, name: String) throws(OpenAPIError) {
+    /// Reads and compiles the document at `url`, naming it `name` in messages (`doppel lint`
+    /// names it as typed).
+    package init(url: URL, name: String) throws(OpenAPIError) {
       self.url = url
       self.name = name
       let files = try DocumentFiles(url: url, name: name)
@@ -273,13 +275,7 @@
     }
 
     func lookup(method: HTTPMethod, path: String) -> Lookup {
-      var relative = Substring(path)
-      if !basePath.isEmpty {
-        guard relative.hasPrefix(basePath) else { return .unknownPath }
-        relative = relative.dropFirst(basePath.count)
-        if relative.isEmpty { relative = "/" }
-      }
-      let segments = Array(relative.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+      guard let segments = segments(of: path) else { return .unknownPath }
       var best: (Operation, [String: String])?
       var methods: [String] = []
       var other: Operation?
@@ -296,6 +292,17 @@
       if let best { return .found(best.0, parameters: best.1) }
       if let other { return .wrongMethod(template: other.template, methods: methods, location: other.pathLocation) }
       return .unknownPath
+    }
+
+    /// The segments of `path` below the server's base path, or `nil` when it is not below it.
+    func segments(of path: String) -> [Substring]? {
+      var relative = Substring(path)
+      if !basePath.isEmpty {
+        guard relative.hasPrefix(basePath) else { return nil }
+        relative = relative.dropFirst(basePath.count)
+        if relative.isEmpty { relative = "/" }
+      }
+      return Array(relative.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
     }
   }
 #endif

@@ -123,6 +123,24 @@
       return captures
     }
 
+    /// Path parameters when a stub's path (a template's segments, without the server's base
+    /// path) reaches this operation: a stub's `{parameter}` fits only a parameter of the template,
+    /// a literal fits the same literal or a parameter (whose value it is).
+    func match(template segments: [Substring]) -> [String: String]? {
+      guard segments.count == self.segments.count else { return nil }
+      var captures: [String: String] = [:]
+      for (mine, theirs) in zip(self.segments, segments) {
+        let isParameter = theirs.hasPrefix("{") && theirs.hasSuffix("}")
+        switch mine {
+        case .literal(let text): if isParameter || text != theirs { return nil }
+        case .parameter(let name):
+          if theirs.isEmpty { return nil }
+          if !isParameter { captures[name] = String(theirs).removingPercentEncoding ?? String(theirs) }
+        }
+      }
+      return captures
+    }
+
     var literalCount: Int { segments.filter { if case .literal = $0 { true } else { false } }.count }
 
     static func segments(of template: String) -> [Segment] {

@@ -14,6 +14,15 @@
     struct Property: Sendable {
       let name: String
       let schema: Int
+      /// What the property adds to a JSON path (`.name`, or `["odd name"]`), made once so that
+      /// checking a value builds no text for properties that pass.
+      let pathSuffix: String
+
+      init(name: String, schema: Int) {
+        self.name = name
+        self.schema = schema
+        pathSuffix = SchemaValidator.append(name, to: "")
+      }
     }
 
     struct Discriminator: Sendable {

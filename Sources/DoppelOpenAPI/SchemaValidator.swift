@@ -165,7 +165,7 @@
       for property in schema.properties {
         guard let value = members[property.name] else { continue }
         let target = resolved(property.schema)
-        let propertyPath = Self.append(property.name, to: path)
+        let propertyPath = path + property.pathSuffix
         if direction == .request && target.readOnly {
           failures.append(
             SchemaFailure(

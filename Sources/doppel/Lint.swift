@@ -3,16 +3,25 @@
   import Doppel
   import Foundation
 
+  #if OpenAPI
+    import DoppelOpenAPI
+  #endif
+
   /// `doppel lint`: checks manifests and cassettes.
   struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Check manifests and HAR cassettes: format errors, missing fixtures, secrets.",
+      abstract:
+        "Check manifests and HAR cassettes: format errors, missing fixtures, secrets, drift from an OpenAPI document.",
       discussion: """
         Prints one line per problem, starting with the file and the position (line:column, and
         the JSON path of the field), and exits with status 1 when there is any. A manifest is
         checked as `doppel serve` would load it (every fixture it names must exist) and scanned
         for secrets; a cassette is checked for entries that cannot be replayed and for secrets
         that were not redacted (tokens, keys, cookies, passwords).
+
+        With --openapi, every stub of a manifest and every entry of a cassette is also checked
+        against the OpenAPI document, with the messages the runtime check gives: a stub at the
+        line of its declaration, a cassette entry at the line of the entry.
         """
     )
 
@@ -27,15 +36,43 @@
       help: "Do not report this header, query or form parameter, or JSON key for its name (repeatable).")
     var keptNames: [String] = []
 
+    @Option(
+      name: .customLong("openapi"),
+      help: ArgumentHelp(
+        "Also check every stub and cassette entry against this OpenAPI document (YAML or JSON, 3.0 or 3.1).",
+        valueName: "document"))
+    var openAPI: String?
+
     func validate() throws {
       guard !files.isEmpty else { throw ValidationError("Name at least one manifest or cassette to check.") }
+      #if !OpenAPI
+        if openAPI != nil {
+          throw ValidationError(
+            "This doppel was built without the OpenAPI trait. Build it with `swift build --traits Server,OpenAPI`.")
+        }
+      #endif
     }
 
     func run() throws {
       var problems: [String] = []
       var troubled = 0
+      #if OpenAPI
+        var document: OpenAPIDocument?
+        if let openAPI {
+          do {
+            document = try OpenAPIDocument(url: URL(fileURLWithPath: openAPI), name: openAPI)
+          } catch {
+            Console.out(error.description)
+            Console.error("doppel lint: the OpenAPI document \(openAPI) cannot be used.")
+            throw ExitCode(1)
+          }
+        }
+      #endif
       for path in files {
-        let found = Self.check(path, redaction: Redaction.default.keeping(names: keptNames))
+        var found = Self.check(path, redaction: Redaction.default.keeping(names: keptNames))
+        #if OpenAPI
+          if let document { found += Self.check(path, against: document) }
+        #endif
         if !found.isEmpty { troubled += 1 }
         problems += found
       }
@@ -74,6 +111,68 @@
       guard manifest.url.pathExtension.lowercased() == "json" else { return [] }
       return secrets(in: manifest.url, shown: manifest.url.relativePath, redaction: redaction)
     }
+
+    #if OpenAPI
+      /// What `document` contradicts in the stubs of a manifest or the entries of a cassette, each
+      /// line starting with the file (as typed) and the position of the stub's declaration or of
+      /// the entry. An input that cannot be read is left to ``check(_:redaction:)``, which reports
+      /// why.
+      static func check(_ path: String, against document: OpenAPIDocument) -> [String] {
+        let url = URL(fileURLWithPath: path)
+        if url.pathExtension.lowercased() == "har" {
+          guard let data = try? Data(contentsOf: url), let cassette = try? Cassette(data: data, file: path) else {
+            return []
+          }
+          var problems: [String] = []
+          for (index, entry) in cassette.entries.enumerated() {
+            guard let request = try? entry.makeRequest(), let response = try? entry.makeResponse(for: request.method)
+            else { continue }
+            let found = document.violations(in: request, response: response)
+            guard !found.isEmpty else { continue }
+            let place =
+              JSONLocation.position(of: "entries[\(index)]", in: data).map { "\($0.line):\($0.column)" }
+              ?? "entries[\(index)]"
+            problems += found.map { "\(path):\(place): \($0)" }
+          }
+          return problems
+        }
+        guard let manifest = try? Manifest.load(contentsOf: url) else { return [] }
+        var problems: [String] = []
+        for stub in stubs(of: manifest) {
+          let found = document.violations(of: stub)
+          guard !found.isEmpty else { continue }
+          let place = "\(shown(stub.location, in: manifest, typed: path)):\(stub.location.line):\(stub.location.column)"
+          problems += found.map { "\(place): \($0)" }
+        }
+        return problems
+      }
+
+      /// Every stub of a manifest: the base stubs, then each scenario's, in the order written.
+      private static func stubs(of manifest: Manifest) -> [StubHandle] {
+        let base = Backend()
+        let stubs = (try? base.addStubs(from: manifest, scenario: .base)) ?? []
+        var all = stubs
+        for name in manifest.scenarioNames {
+          let layered = (try? Backend().addStubs(from: manifest, scenario: .named(name))) ?? []
+          all += layered.dropFirst(stubs.count)
+        }
+        return all
+      }
+
+      /// The file a stub was declared in, as the user would name it: the manifest as typed (or,
+      /// for a directory, its `doppel.json` under the typed directory), or for a fixture directory
+      /// the fixture under it.
+      private static func shown(_ location: CodeLocation, in manifest: Manifest, typed: String) -> String {
+        let file = URL(fileURLWithPath: location.filePath).standardizedFileURL.path
+        if file == manifest.url.standardizedFileURL.path { return manifest.url.relativePath }
+        let directory = URL(fileURLWithPath: typed).standardizedFileURL.path
+        if file.hasPrefix(directory + "/") {
+          let under = file.dropFirst(directory.count + 1)
+          return typed.hasSuffix("/") ? typed + under : typed + "/" + under
+        }
+        return location.filePath
+      }
+    #endif
 
     /// Secrets left in a JSON file, with where each is.
     private static func secrets(in url: URL, shown: String, redaction: Redaction) -> [String] {

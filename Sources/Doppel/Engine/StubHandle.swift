@@ -346,7 +346,11 @@ extension StubHandle {
       switch condition.literal {
       case .method(let value)?: method = method ?? value
       case .path(let value)?: path = path ?? value
-      default: if condition.part == .path, condition.field == "path" { path = path ?? condition.summary }
+      default:
+        // A path template (quoted like a literal path), not a glob or a regular expression.
+        if condition.part == .path, condition.field == "path", condition.expected.hasPrefix("\"") {
+          path = path ?? condition.summary
+        }
       }
     }
     return (method, path)

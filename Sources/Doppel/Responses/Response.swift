@@ -147,6 +147,10 @@ public struct Response: Sendable {
   /// Whether this response is a failure rather than an HTTP response.
   public var isFailure: Bool { failure != nil }
 
+  /// The `Content-Type` delivery adds to a non-empty body when ``headers`` have none (from how the
+  /// body was made), for static checks of a stub's responses.
+  package var impliedContentType: String? { body.contentType }
+
   /// The failure this response stands for, if it is one.
   public var error: (any Error)? { failure }
 
