@@ -21,8 +21,8 @@
   /// ```
   ///
   /// The compiler checks the fake against the document: every operation, parameter and response
-  /// body has the generated types. Requests reach it through ``Backend/session``,
-  /// ``Backend/respond(to:)`` (and ``Backend/handler``) and the stub server, and are journaled as
+  /// body has the generated types. Requests reach it through `session`,
+  /// `respond(to:)` (and `handler`) and the stub server, and are journaled as
   /// any other.
   extension Backend: ServerTransport {
     /// Adds a stub for one operation of a generated server: `method` and the path template `path`
@@ -30,7 +30,7 @@
     /// `registerHandlers(on:serverURL:configuration:middlewares:)`; pass that call's `serverURL`
     /// (`URL(string: "/v1")!`) when the server's paths begin with a prefix.
     ///
-    /// Like the stubs of ``Backend/addStubs(fromOpenAPI:scenario:seed:)``, these answer only the
+    /// Like the stubs of `addStubs(fromOpenAPI:scenario:seed:)`, these answer only the
     /// requests no stub added in code, from a manifest or a cassette takes, whether that stub was
     /// added before or after them; among the stubs of documents and generated servers, the latest
     /// wins. So a test can replace one operation of a fake with an ordinary stub.
@@ -40,7 +40,7 @@
     /// response (`HTTPResponseConvertible`, as the runtime's errors for a request that does not
     /// decode) answers with that response; a `URLError` thrown by the fake (wrapped by the
     /// generated code in a `ServerError`) reaches the caller as that `URLError`, as
-    /// ``Response/error(_:)-(URLError.Code)`` would; any other error reaches the caller as the
+    /// `Response.error(_:)` would; any other error reaches the caller as the
     /// generated code's `ServerError`.
     ///
     /// - Parameters:

@@ -17,7 +17,7 @@
     /// let breeds = try await client.listBreeds().ok.body.json.breeds
     /// ```
     ///
-    /// Requests go through ``respond(to:)``: the same stubs, journal, delays, redirects and
+    /// Requests go through `respond(to:)`: the same stubs, journal, delays, redirects and
     /// diagnostics as the sessions. A request no stub matches fails (by default) with a `URLError`
     /// whose description is the near-miss report, which the generated client wraps in a
     /// `ClientError` as its `underlyingError`.
@@ -25,7 +25,7 @@
   }
 
   /// A swift-openapi-generator `ClientTransport` answered in memory by a backend (see
-  /// ``Doppel/Backend/openAPITransport``).
+  /// `Backend.openAPITransport`).
   public struct BackendTransport: ClientTransport {
     /// The backend that answers.
     public let backend: Backend
@@ -42,7 +42,7 @@
     ///   - baseURL: the server URL the client was made with.
     ///   - operationID: the operation's identifier (the backend matches by method and URL only).
     /// - Returns: the backend's response, with its body.
-    /// - Throws: what ``Doppel/Backend/respond(to:)`` throws, or `DoppelError` when the base URL and
+    /// - Throws: what `Backend.respond(to:)` throws, or `DoppelError` when the base URL and
     ///   the path do not make a URL.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
       HTTPResponse, HTTPBody?
