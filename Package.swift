@@ -7,7 +7,8 @@ import PackageDescription
 // behind the `Server` trait: `.package(url: "…/Doppel.git", from: "0.1.0", traits: ["Server"])`.
 // In this repository: `swift build --traits Server`, `swift test --traits Server`.
 let server: TargetDependencyCondition? = .when(traits: ["Server"])
-// The same for OpenAPI documents (DoppelOpenAPI): OpenAPIKit and Yams, only with the `OpenAPI` trait.
+// The same for OpenAPI documents (DoppelOpenAPI): OpenAPIKit, Yams, swift-openapi-runtime and
+// swift-http-types, only with the `OpenAPI` trait.
 let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
 
 let package = Package(
@@ -29,7 +30,7 @@ let package = Package(
     .trait(
       name: "OpenAPI",
       description:
-        "Stubs served from an OpenAPI document and validation against it (DoppelOpenAPI); adds OpenAPIKit and Yams."
+        "Stubs served from an OpenAPI document, validation against it and swift-openapi-generator transports (DoppelOpenAPI); adds OpenAPIKit, Yams, swift-openapi-runtime and swift-http-types."
     ),
     .default(enabledTraits: []),
   ],
@@ -40,6 +41,8 @@ let package = Package(
     // Resolved only when the OpenAPI trait is on.
     .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0"),
     .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   ],
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
@@ -115,11 +118,19 @@ let package = Package(
         .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: openAPI),
         .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: openAPI),
         .product(name: "Yams", package: "Yams", condition: openAPI),
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
+        .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
       ]
     ),
+    // Generated/ holds swift-openapi-generator's output for Resources/cattery.yaml (see its README).
     .testTarget(
       name: "DoppelOpenAPITests",
-      dependencies: ["DoppelOpenAPI", "DoppelTesting", "CatFancy"],
+      dependencies: [
+        "DoppelOpenAPI", "DoppelTesting", "CatFancy", "DoppelServer",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
+        .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
+      ],
+      exclude: ["Generated/README.md", "Generated/openapi.yaml", "Generated/openapi-generator-config.yaml"],
       resources: [.copy("Resources")]
     ),
 
