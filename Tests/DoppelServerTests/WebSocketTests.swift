@@ -146,14 +146,15 @@
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)
       var configuration = StubServer.Configuration()
-      configuration.idleTimeout = .milliseconds(100)
-      configuration.headerTimeout = .milliseconds(100)
+      // Short timeouts, with room for a loaded machine to send the handshake within them.
+      configuration.idleTimeout = .milliseconds(400)
+      configuration.headerTimeout = .milliseconds(400)
       try await withStubServer(backend, configuration: configuration) { server in
         let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
         defer { connection.raw.close() }
         #expect(try await connection.readFrame() == .text("welcome"))
-        // Silent for five times the timeouts: the conversation stays open.
-        connection.raw.setReadTimeout(.milliseconds(500))
+        // Silent for four times the timeouts: the conversation stays open.
+        connection.raw.setReadTimeout(.milliseconds(1_600))
         let (bytes, end) = try await connection.raw.readUntilEnd()
         #expect(bytes.isEmpty)
         #expect(end == .timedOut)
