@@ -16,9 +16,10 @@ import Testing
       backend.stub(.get("/a"), .ok)
       _ = try await backend.session.data(from: Self.url)
     }
-    // Without reuse, each iteration takes two numbers (the backend's and its session's route).
-    // Other tests running in parallel take some too, but far fewer than 2,000.
-    #expect(BackendRegistry.shared.highestNumber - before < 1_000)
+    // Without reuse, this loop alone takes 2,000 numbers (each backend's and its session's
+    // route). With reuse it takes a handful; tests running in parallel hold some numbers of their
+    // own (over a thousand at once when the conformance suite runs alongside), never 2,000.
+    #expect(BackendRegistry.shared.highestNumber - before < 2_000)
   }
 
   @Test func aSessionThatOutlivesItsBackendNeverReachesANewOne() async throws {
