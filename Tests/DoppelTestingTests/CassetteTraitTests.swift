@@ -136,7 +136,7 @@ enum PrerecordedCassette {
     #expect(issues.messages.count == 1)
     #expect(
       issues.messages.first?.hasSuffix(
-        "\nThe cassette empty.har does not hold this request. To record it, run: DOPPEL_RECORD=newEpisodes swift test --filter aMissFailsTheTestWithTheCommandThatRecordsIt"
+        "\nThe cassette empty.har (matching method and URL) does not hold this request. To record it, run: DOPPEL_RECORD=newEpisodes swift test --filter aMissFailsTheTestWithTheCommandThatRecordsIt"
       ) == true)
   }
 
