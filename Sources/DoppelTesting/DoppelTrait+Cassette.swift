@@ -47,7 +47,8 @@
       let location = test.sourceLocation
       let inserted = try backend.insertCassette(
         at: options.location(for: test), record: options.record, matching: options.matching,
-        replayingTimings: options.replayingTimings, redaction: options.redaction, testFilter: CassetteOptions.testName(test),
+        replayingTimings: options.replayingTimings, redaction: options.redaction,
+        testFilter: CassetteOptions.testName(test),
         environment: options.environment ?? ProcessInfo.processInfo.environment,
         fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
       do {
@@ -98,7 +99,8 @@
     ///   - configure: declares more stubs; it may also set the backend's other properties.
     public static func doppel(
       cassette: String? = nil, record: RecordMode = .none, matching: Cassette.Matching = .methodAndURL,
-      replayingTimings: Bool = false, redaction: Redaction = .default, _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
+      replayingTimings: Bool = false, redaction: Redaction = .default,
+      _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
     ) -> Self {
       var trait = DoppelTrait(requireAllStubsUsed: nil, unmatched: nil, configure: configure)
       trait.cassette = CassetteOptions(

@@ -86,7 +86,8 @@ import Testing
     #expect(await Self.answer(backend, "https://api.example.com/breeds", headers: ["Accept": "text/csv"]) == "csv")
     #expect(
       await Self.answer(backend, "https://api.example.com/breeds", headers: ["Accept": "application/json"]) == "json")
-    #expect(await Self.answer(backend, "https://api.example.com/breeds", headers: ["Accept": "text/xml"]) == "unmatched")
+    #expect(
+      await Self.answer(backend, "https://api.example.com/breeds", headers: ["Accept": "text/xml"]) == "unmatched")
   }
 
   @Test func ignoringHeadersComparesEveryOtherRecordedHeader() async throws {
@@ -100,7 +101,8 @@ import Testing
     let sent = ["Accept": "application/json", "X-Request-ID": "r-2", "User-Agent": "App/2", "X-Extra": "1"]
     #expect(await Self.answer(backend, "https://api.example.com/me", headers: sent) == "me")
     #expect(
-      await Self.answer(backend, "https://api.example.com/me", headers: ["Accept": "text/plain", "X-Request-ID": "r-1"])
+      await Self.answer(
+        backend, "https://api.example.com/me", headers: ["Accept": "text/plain", "X-Request-ID": "r-1"])
         == "unmatched")
     #expect(await Self.answer(backend, "https://api.example.com/me") == "unmatched")
     // Naming a header with comparingHeaders afterwards compares it again.
@@ -121,14 +123,20 @@ import Testing
           answer: "B2"),
       ], .ignoringJSONFields(["/meta/sentAt", "nonce"]))
     let url = "https://api.example.com/orders"
-    #expect(await Self.answer(backend, .post, url, body: #"{"meta":{"app":"ios","sentAt":99},"sku":"B2","nonce":"z"}"#) == "B2")
+    #expect(
+      await Self.answer(backend, .post, url, body: #"{"meta":{"app":"ios","sentAt":99},"sku":"B2","nonce":"z"}"#)
+        == "B2")
     #expect(await Self.answer(backend, .post, url, body: #"{"sku":"A1","meta":{"app":"ios"}}"#) == "A1")
-    #expect(await Self.answer(backend, .post, url, body: #"{"sku":"A1","meta":{"app":"android","sentAt":1}}"#) == "unmatched")
-    #expect(await Self.answer(backend, .post, url, body: #"{"sku":"C3","nonce":"n1","meta":{"sentAt":1,"app":"ios"}}"#) == "unmatched")
+    #expect(
+      await Self.answer(backend, .post, url, body: #"{"sku":"A1","meta":{"app":"android","sentAt":1}}"#) == "unmatched")
+    #expect(
+      await Self.answer(backend, .post, url, body: #"{"sku":"C3","nonce":"n1","meta":{"sentAt":1,"app":"ios"}}"#)
+        == "unmatched")
   }
 
   @Test func jsonPointersFollowRFC6901() throws {
-    let value = try JSONValue(parsing: Data(#"{"a/b":1,"m~n":2,"items":[{"id":1,"name":"x"},{"id":2}],"keep":true}"#.utf8))
+    let value = try JSONValue(
+      parsing: Data(#"{"a/b":1,"m~n":2,"items":[{"id":1,"name":"x"},{"id":2}],"keep":true}"#.utf8))
     let removed = JSONPointer.removing(
       ["/a~1b", "m~n", "/items/0/id", "/items/7", "/missing/deeper"].map { JSONPointer.normalized($0) }, from: value)
     #expect(removed == (try JSONValue(parsing: Data(#"{"items":[{"name":"x"},{"id":2}],"keep":true}"#.utf8))))
@@ -175,12 +183,14 @@ import Testing
     #expect(Cassette.Matching.methodAndPath.description == "method and path")
     #expect(
       Cassette.Matching.ignoringQueryItems(["ts"]).ignoringHeaders(["Date"]).ignoringJSONFields(["nonce"]).description
-        == "method and URL, ignoring query items ts, comparing every header but Date, comparing the body without /nonce")
+        == "method and URL, ignoring query items ts, comparing every header but Date, comparing the body without /nonce"
+    )
     #expect(
       Cassette.Matching.ignoringAllQueryItems.comparingHeaders(["Accept"]).comparingBody.description
         == "method and URL, ignoring all query items, comparing headers Accept, comparing the body")
     #expect(Cassette.Matching.custom { _, _ in true }.description == "a custom rule")
-    #expect(Cassette.Matching.methodAndURL(headers: ["Accept"], body: true) == .comparingHeaders(["Accept"]).comparingBody)
+    #expect(
+      Cassette.Matching.methodAndURL(headers: ["Accept"], body: true) == .comparingHeaders(["Accept"]).comparingBody)
     #expect(Cassette.Matching.methodAndPath == Cassette.Matching.ignoringAllQueryItems.methodAndPath)
     let custom = Cassette.Matching.custom { _, _ in true }
     #expect(custom == custom)

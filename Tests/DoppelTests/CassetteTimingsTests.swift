@@ -18,7 +18,9 @@ import Testing
   @Test func recordedTimingsDelayTheResponseOnTheBackendsClock() async throws {
     let clock = ManualClock()
     let backend = Backend(issueReporter: .ignore, clock: clock)
-    let timings: JSONValue = ["blocked": -1, "dns": 100, "connect": 200, "ssl": 150, "send": 0, "wait": 1700, "receive": 0]
+    let timings: JSONValue = [
+      "blocked": -1, "dns": 100, "connect": 200, "ssl": 150, "send": 0, "wait": 1700, "receive": 0,
+    ]
     try backend.replay(
       Cassette(entries: [Self.entry("https://api.example.com/slow", body: "late", time: 2000, timings: timings)]),
       replayingTimings: true)
@@ -57,7 +59,8 @@ import Testing
 
   @Test func theReceiveTimeSpreadsTheBody() throws {
     let timings: JSONValue = ["send": 0, "wait": 0, "receive": 500]
-    let entry = try Self.entry("https://api.example.com/big", body: String(repeating: "x", count: 1000), timings: timings)
+    let entry = try Self.entry(
+      "https://api.example.com/big", body: String(repeating: "x", count: 1000), timings: timings)
     let response = try entry.withRecordedTimings(.text(String(repeating: "x", count: 1000)))
     guard case .throttle(let rate)? = response.timing.pacing else {
       Issue.record("expected the body to be throttled")

@@ -214,7 +214,8 @@ extension Cassette {
         parts.append("comparing every header" + (names.isEmpty ? "" : " but " + names.joined(separator: ", ")))
       }
       if let fields = ignoredJSONFields {
-        parts.append(fields.isEmpty ? "comparing the body" : "comparing the body without " + fields.joined(separator: ", "))
+        parts.append(
+          fields.isEmpty ? "comparing the body" : "comparing the body without " + fields.joined(separator: ", "))
       }
       if !rules.isEmpty { parts.append(rules.count == 1 ? "a custom rule" : "\(rules.count) custom rules") }
       return parts.joined(separator: ", ")
@@ -235,8 +236,11 @@ extension Cassette {
 extension JSONPointer {
   /// `/a/b` as is; a bare name `a` as `/a`.
   static func normalized(_ pointer: String) -> String {
-    pointer.isEmpty || pointer.hasPrefix("/") ? pointer : "/" + pointer.replacingOccurrences(of: "~", with: "~0")
-      .replacingOccurrences(of: "/", with: "~1")
+    pointer.isEmpty || pointer.hasPrefix("/")
+      ? pointer
+      : "/"
+        + pointer.replacingOccurrences(of: "~", with: "~0")
+        .replacingOccurrences(of: "/", with: "~1")
   }
 
   /// The reference tokens of a normalized pointer: `/a~1b/0` is `["a/b", "0"]`.

@@ -281,7 +281,8 @@ enum ReplayKey {
     let but = fields.isEmpty ? "" : " without \(fields.joined(separator: ", "))"
     return Matcher(
       Condition(
-        field: "body", expected: Matcher.summarize(recorded) + but, summary: "body \(Matcher.summarize(recorded))\(but)",
+        field: "body", expected: Matcher.summarize(recorded) + but,
+        summary: "body \(Matcher.summarize(recorded))\(but)",
         actual: { Matcher.summarize($0.body) },
         passes: { request in
           let actual = request.body ?? Data()

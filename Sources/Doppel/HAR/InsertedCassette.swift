@@ -61,7 +61,8 @@ extension Backend {
     // Replay unless every request is being recorded.
     if !recording || mode == .newEpisodes {
       try replay(
-        shelf.cassette, matching: matching, replayingTimings: replayingTimings, name: name, fileID: fileID, filePath: filePath, line: line, column: column)
+        shelf.cassette, matching: matching, replayingTimings: replayingTimings, name: name, fileID: fileID,
+        filePath: filePath, line: line, column: column)
     }
     let previousPolicy = unmatchedPolicy
     let previousReporter = issueReporter
@@ -69,7 +70,8 @@ extension Backend {
       unmatchedPolicy = .passthrough
     } else {
       // Point each miss at the command that records it.
-      let hint = "\nThe cassette \(name) (matching \(matching)) does not hold this request. To record it, run: \(command(.newEpisodes))"
+      let hint =
+        "\nThe cassette \(name) (matching \(matching)) does not hold this request. To record it, run: \(command(.newEpisodes))"
       issueReporter = IssueReporter { issue in
         if issue.isUnmatchedRequest {
           previousReporter.report(issue.with(message: issue.message + hint))
