@@ -43,12 +43,35 @@ extension Backend {
     name: String = "cassette",
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) throws -> [StubHandle] {
+    try cassette.replayedStubs(matching: matching, replayingTimings: replayingTimings, name: name).map { replayed in
+      stub(
+        replayed.matcher, replayed.responder, name: replayed.name, fileID: fileID, filePath: filePath, line: line,
+        column: column)
+    }
+  }
+}
+
+extension Cassette {
+  /// A stub made of one group of alike entries.
+  struct ReplayedStub: Sendable {
+    let matcher: Matcher
+    let responder: Responder
+    /// `name entries[3, 4]`.
+    let name: String
+  }
+
+  /// The stubs that replay this cassette, one per group of entries alike under `matching`, in the
+  /// order of their first entry.
+  ///
+  /// - Throws: ``DoppelError`` with one line per entry that cannot be replayed, each starting with
+  ///   `name`.
+  func replayedStubs(matching: Matching, replayingTimings: Bool, name: String) throws -> [ReplayedStub] {
     // One pass both checks every entry (as `validate(file:)` would) and groups them; nothing is
-    // registered unless all of them can be replayed.
+    // returned unless all of them can be replayed.
     var problems: [String] = []
     var groups: [(request: Request, indexes: [Int], responses: [Response])] = []
     var groupOfKey: [String: Int] = [:]
-    for (index, entry) in cassette.entries.enumerated() {
+    for (index, entry) in entries.enumerated() {
       let request: Request
       var response: Response
       do {
@@ -78,15 +101,13 @@ extension Backend {
           group.responses.count == 1 ? .response(group.responses[0]) : .sequence(group.responses, then: .repeatLast)
       } else {
         let player = RuleReplay(
-          rules: matching.rules.map(\.passes), entries: group.indexes.map { cassette.entries[$0] },
-          responses: group.responses)
+          rules: matching.rules.map(\.passes), entries: group.indexes.map { entries[$0] }, responses: group.responses)
         matcher = matcher && player.matcher
         responder = .handler { request in player.response(for: request) }
       }
-      return stub(
-        matcher && ReplayKey.ruleLine(matching), responder,
-        name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]",
-        fileID: fileID, filePath: filePath, line: line, column: column)
+      return ReplayedStub(
+        matcher: matcher && ReplayKey.ruleLine(matching), responder: responder,
+        name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]")
     }
   }
 }
