@@ -176,7 +176,7 @@ extension Cassette {
     }
 
     /// This rule, also comparing the body as JSON without the fields at `pointers` (see
-    /// ``ignoringJSONFields(_:)-swift.type.method``).
+    /// the static `ignoringJSONFields(_:)`).
     public func ignoringJSONFields(_ pointers: [String]) -> Matching {
       var copy = self
       let normalized = pointers.map { JSONPointer.normalized($0) }
