@@ -3,11 +3,12 @@
   import Foundation
   import Testing
 
-  /// What `.doppel(cassette:record:matching:redaction:_:)` asks of a test's backend.
+  /// What `.doppel(cassette:record:matching:replayingTimings:redaction:_:)` asks of a test's backend.
   struct CassetteOptions: Sendable {
     var name: String?
     var record: RecordMode
     var matching: Cassette.Matching
+    var replayingTimings = false
     var redaction: Redaction
     /// Where cassettes named after tests live instead of next to the test file (for Doppel's
     /// own tests).
@@ -46,7 +47,8 @@
       let location = test.sourceLocation
       let inserted = try backend.insertCassette(
         at: options.location(for: test), record: options.record, matching: options.matching,
-        redaction: options.redaction, testFilter: CassetteOptions.testName(test),
+        replayingTimings: options.replayingTimings, redaction: options.redaction,
+        testFilter: CassetteOptions.testName(test),
         environment: options.environment ?? ProcessInfo.processInfo.environment,
         fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
       do {
@@ -89,15 +91,20 @@
     /// - Parameters:
     ///   - cassette: the cassette's name (or absolute path); `nil` names it after the test.
     ///   - record: when to record (see `RecordMode`); `DOPPEL_RECORD`, when set, wins.
-    ///   - matching: what a request must share with a recorded one.
+    ///   - matching: what a request must share with a recorded one, such as `.methodAndPath` or
+    ///     `.ignoringQueryItems(["ts"])` (see `Cassette.Matching`).
+    ///   - replayingTimings: whether replayed responses take as long as they did when recorded, on
+    ///     the backend's clock.
     ///   - redaction: the secrets replaced before the cassette is saved.
     ///   - configure: declares more stubs; it may also set the backend's other properties.
     public static func doppel(
       cassette: String? = nil, record: RecordMode = .none, matching: Cassette.Matching = .methodAndURL,
-      redaction: Redaction = .default, _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
+      replayingTimings: Bool = false, redaction: Redaction = .default,
+      _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
     ) -> Self {
       var trait = DoppelTrait(requireAllStubsUsed: nil, unmatched: nil, configure: configure)
-      trait.cassette = CassetteOptions(name: cassette, record: record, matching: matching, redaction: redaction)
+      trait.cassette = CassetteOptions(
+        name: cassette, record: record, matching: matching, replayingTimings: replayingTimings, redaction: redaction)
       return trait
     }
   }

@@ -58,10 +58,13 @@
       configuration.admin.pathPrefix = effectiveAdminPrefix
       configuration.admin.port = adminPort
       let paths = inputs.paths
+      let (matching, replayingTimings) = (inputs.matching, inputs.replayingTimings)
       configuration.admin.files = StubServer.StubFiles(
         scenarioNames: loaded.scenarioNames, scenario: inputs.scenario
       ) { scenario in
-        let reloaded = try ServeInputs(paths: paths, scenario: scenario).load()
+        let reloaded = try ServeInputs(
+          paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings
+        ).load()
         Self.lastSummary.withLock { $0 = reloaded.summary }
         return reloaded.backend
       }

@@ -82,6 +82,9 @@
     @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
     var journalLimit = 10_000
 
+    @OptionGroup(title: "Matching the .har inputs")
+    var cassettes: CassetteMatchingOptions
+
     func validate() throws {
       guard (0...65_535).contains(port) else {
         throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
@@ -127,7 +130,8 @@
         )
       }
       let inputs = ServeInputs(
-        paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 })
+        paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 },
+        matching: cassettes.matching, replayingTimings: cassettes.replayTimings)
       let loaded = try inputs.load()
       var configuration = StubServer.Configuration()
       let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)

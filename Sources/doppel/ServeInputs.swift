@@ -9,6 +9,10 @@
     let paths: [String]
     /// The scenario to layer over each manifest that has it.
     let scenario: String?
+    /// How requests are matched to the `.har` inputs (a manifest's cassettes have their own rule).
+    var matching: Cassette.Matching = .methodAndURL
+    /// Whether the `.har` inputs answer as slowly as they were recorded.
+    var replayingTimings = false
 
     /// A loaded backend and a description of what it serves.
     struct Loaded {
@@ -36,6 +40,11 @@
           manifests.append((path, try Manifest.load(contentsOf: url)))
           order.append(.manifest(manifests.count - 1))
         }
+      }
+      if cassettes.isEmpty && (matching != .methodAndURL || replayingTimings) {
+        throw DoppelError(
+          "The cassette options (such as --method-and-path and --replay-timings) apply to .har inputs, and there are none. Pass the .har files, or give a manifest's cassettes \"matching\" and \"timings\"."
+        )
       }
       if let scenario {
         guard let first = manifests.first?.manifest else {
@@ -68,7 +77,8 @@
           try backend.addStubs(from: manifests[index].manifest, scenario: selection(manifests[index].manifest))
         case .cassette(let index):
           let name = URL(fileURLWithPath: cassettes[index].path).lastPathComponent
-          try backend.replay(cassettes[index].cassette, name: name)
+          try backend.replay(
+            cassettes[index].cassette, matching: matching, replayingTimings: replayingTimings, name: name)
         }
       }
       var parts: [String] = []

@@ -158,6 +158,53 @@
       #expect(await doppel.waitForExit() == 0)
     }
 
+    /// A cassette whose two entries ask for `/feed` with tokens in the query.
+    private func feedCassette() throws -> URL {
+      let url = try temporaryDirectory().appendingPathComponent("feed.har")
+      try Cassette(entries: [
+        HAREntry(
+          request: Request(url: URL(string: "https://api.example.com/feed?token=a")!), response: .text("feed 1")),
+        HAREntry(
+          request: Request(url: URL(string: "https://api.example.com/feed?token=b")!), response: .text("feed 2")),
+      ]).save(to: url)
+      return url
+    }
+
+    @Test func harInputsTakeTheMatchingOptions() async throws {
+      let cassette = try feedCassette()
+      let doppel = try DoppelProcess(["serve", cassette.path, "--method-and-path", "--port", "0", "--no-watch"])
+      let base = try await doppel.serverURL()
+      let feed = try #require(URL(string: base.absoluteString + "/feed?token=z&ts=1"))
+      #expect(try await fetch(feed) == (200, "feed 1"))
+      #expect(try await fetch(feed) == (200, "feed 2"))
+      #expect(try await fetch(feed) == (200, "feed 2"))
+      let (status, report) = try await fetch(base.appendingPathComponent("food"))
+      #expect(status == 404)
+      #expect(report.contains("✓ rule   method and path"))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func cassetteOptionsThatCannotApplyAreRefused() async throws {
+      let cassette = try feedCassette()
+      let both = try await DoppelProcess.run([
+        "serve", cassette.path, "--method-and-path", "--ignore-query-item", "ts", "--port", "0",
+      ])
+      #expect(both.status != 0)
+      #expect(
+        both.error.contains(
+          "--method-and-path and --ignore-query-item cannot be used together: each says which query items are compared (--method-and-path ignores them all). Keep one."
+        ))
+      let noHAR = try await DoppelProcess.run([
+        "serve", try manifestDirectory().path, "--replay-timings", "--port", "0",
+      ])
+      #expect(noHAR.status != 0)
+      #expect(
+        noHAR.error.contains(
+          "The cassette options (such as --method-and-path and --replay-timings) apply to .har inputs, and there are none. Pass the .har files, or give a manifest's cassettes \"matching\" and \"timings\"."
+        ))
+    }
+
     @Test func helpDescribesEveryCommand() async throws {
       let help = try await DoppelProcess.run(["--help"])
       #expect(help.status == 0)
@@ -166,6 +213,9 @@
       for option in [
         "--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--header-timeout",
         "--body-timeout", "--idle-timeout", "--max-connections", "--no-watch", "--admin-prefix", "--admin-port",
+        "--method-and-path",
+        "--ignore-query-item", "--ignore-all-query-items", "--compare-header", "--ignore-header", "--compare-body",
+        "--ignore-json-field", "--replay-timings",
       ] {
         #expect(serve.output.contains(option))
       }

@@ -29,6 +29,24 @@ enum PrerecordedCassette {
     #expect(model.state == .loaded(Breed.all))
   }
 
+  @Test(.doppel(cassette: PrerecordedCassette.path, matching: .methodAndPath))
+  func theTraitTakesAMatchingRule() async throws {
+    var components = try #require(URLComponents(url: BreedListModel.url, resolvingAgainstBaseURL: false))
+    components.host = "localhost"
+    components.queryItems = [URLQueryItem(name: "ts", value: "1700000000")]
+    let (data, response) = try await Backend.current.session.data(from: try #require(components.url))
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect(try JSONDecoder().decode([Breed].self, from: data) == Breed.all)
+  }
+
+  @Test func theTraitCarriesTheMatchingRuleAndTheTimingsChoice() {
+    let options = DoppelTrait.doppel(cassette: "feed", matching: .ignoringQueryItems(["ts"]), replayingTimings: true)
+      .cassette
+    #expect(options?.matching == .ignoringQueryItems(["ts"]))
+    #expect(options?.replayingTimings == true)
+    #expect(DoppelTrait.doppel(cassette: "feed").cassette?.replayingTimings == false)
+  }
+
   /// A new, empty folder for one test's cassettes.
   static func folder() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-trait-\(UUID().uuidString)")
@@ -136,7 +154,7 @@ enum PrerecordedCassette {
     #expect(issues.messages.count == 1)
     #expect(
       issues.messages.first?.hasSuffix(
-        "\nThe cassette empty.har does not hold this request. To record it, run: DOPPEL_RECORD=newEpisodes swift test --filter aMissFailsTheTestWithTheCommandThatRecordsIt"
+        "\nThe cassette empty.har (matching method and URL) does not hold this request. To record it, run: DOPPEL_RECORD=newEpisodes swift test --filter aMissFailsTheTestWithTheCommandThatRecordsIt"
       ) == true)
   }
 

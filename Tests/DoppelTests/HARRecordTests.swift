@@ -140,7 +140,7 @@ import Testing
     #expect(message.contains("\"known.har entries[0]\" GET http://127.0.0.1:9/known"))
     #expect(
       message.hasSuffix(
-        "\nThe cassette known.har does not hold this request. To record it, run: DOPPEL_RECORD=newEpisodes swift test --filter 'loadsBreeds()'"
+        "\nThe cassette known.har (matching method and URL) does not hold this request. To record it, run: DOPPEL_RECORD=newEpisodes swift test --filter 'loadsBreeds()'"
       ))
     // After eject, the backend reports as before.
     _ = await backend.outcome(.get, "http://127.0.0.1:9/after")

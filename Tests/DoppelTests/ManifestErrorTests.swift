@@ -16,7 +16,7 @@ import Testing
       ),
       (
         "{\n  \"stub\": []\n}",
-        #"2:3: unknown key "stub". Did you mean "stubs"? The keys of a manifest are: $schema, description, fixtureDirectory, unmatched, stubs, scenarios."#
+        #"2:3: unknown key "stub". Did you mean "stubs"? The keys of a manifest are: $schema, description, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
       ),
       (
         #"{"stubs": [{"request": {"url": "/a", "methd": "GET"}, "response": {}}]}"#,

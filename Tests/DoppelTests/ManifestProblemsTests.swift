@@ -48,7 +48,7 @@ import Testing
     let url = URL(fileURLWithPath: "Fixtures/doppel.json")
     #expect(
       throws: DoppelError(
-        #"Fixtures/doppel.json:1:2: unknown key "x". The keys of a manifest are: $schema, description, fixtureDirectory, unmatched, stubs, scenarios."#
+        #"Fixtures/doppel.json:1:2: unknown key "x". The keys of a manifest are: $schema, description, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
       )
     ) {
       try Manifest(data: Data(#"{"x": 1}"#.utf8), url: url)

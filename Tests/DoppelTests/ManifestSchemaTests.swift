@@ -48,6 +48,8 @@ import Testing
     #expect(try keys(schema, []) == Set(ManifestKeys.manifest))
     #expect(try keys(schema, ["$defs", "scenario"]) == Set(ManifestKeys.scenario))
     #expect(try keys(schema, ["$defs", "stub"]) == Set(ManifestKeys.stub))
+    #expect(try keys(schema, ["$defs", "cassette"]) == Set(ManifestKeys.cassette))
+    #expect(try keys(schema, ["$defs", "cassetteMatching"]) == Set(ManifestKeys.cassetteMatching))
     #expect(try keys(schema, ["$defs", "request", "oneOf", 1]) == Set(ManifestKeys.request))
     #expect(try keys(schema, ["$defs", "singleResponse"]) == Set(ManifestKeys.sequenceItem))
     #expect(try keys(schema, ["$defs", "response", "oneOf", 1]) == ["sequence", "then"])

@@ -1,44 +1,34 @@
 import Foundation
 
-extension Cassette {
-  /// What a replayed request must share with a recorded one to get its response.
-  ///
-  /// Always the method and the normalized URL: scheme and host in any case, a default port
-  /// written or not, the path percent-decoded, and the same query items in any order. Optionally
-  /// some header fields and the body too.
-  public struct Matching: Sendable, Equatable {
-    let headers: [String]
-    let body: Bool
-
-    /// The method and the normalized URL (the default).
-    public static let methodAndURL = Matching(headers: [], body: false)
-
-    /// The method, the normalized URL, and also the values of the header fields named in
-    /// `headers` and, with `body`, the body (JSON bodies compare as JSON, key order ignored).
-    public static func methodAndURL(headers: [String] = [], body: Bool = false) -> Matching {
-      Matching(headers: headers, body: body)
-    }
-  }
-}
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 extension Backend {
   /// Registers the cassette's entries as stubs, so that requests get the recorded responses.
   ///
   /// ```swift
   /// try backend.replay(Cassette.load(from: breedsHAR))
-  /// try backend.replay(cassette, matching: .methodAndURL(headers: ["Accept"], body: true))
+  /// try backend.replay(cassette, matching: .methodAndPath.comparingHeaders(["Accept"]))
   /// ```
   ///
-  /// Entries that match alike (same method, normalized URL, and chosen headers and body) become
-  /// one stub answering with their responses in recorded order, the last one repeating: a test
-  /// that sends the same request three times gets the three recorded responses. A recorded value
-  /// that was redacted matches any value: the ``Redaction/marker`` stands for any text, in a query
-  /// item, a header, a JSON body field, a form body or the path. Like other stubs, they take
-  /// precedence over stubs registered before them.
+  /// Entries that match alike under `matching` (by default the same method and normalized URL)
+  /// become one stub answering with their responses in recorded order, the last one repeating: a
+  /// test that sends the same request three times gets the three recorded responses. A recorded
+  /// value that was redacted matches any value: the ``Redaction/marker`` stands for any text, in a
+  /// query item, a header, a JSON body field, a form body or the path. Like other stubs, they take
+  /// precedence over stubs registered before them. The near-miss report of a request the cassette
+  /// does not hold shows the rule in force on each stub's `rule` line.
+  ///
+  /// With `replayingTimings`, each response waits, on the backend's clock, as long as the
+  /// recording did: the entry's `timings` before the response head (`blocked`, `dns`, `connect`,
+  /// `send` and `wait`, a value of -1 counting as 0; the entry's `time` when it has no `timings`),
+  /// and `receive` spread over the body.
   ///
   /// - Parameters:
   ///   - cassette: the recorded traffic.
   ///   - matching: what a request must share with a recorded one.
+  ///   - replayingTimings: whether responses take as long as they did when recorded.
   ///   - name: what diagnostics call the cassette; the stubs are named `name entries[3]`.
   ///   - fileID: the file that replays the cassette, for diagnostics; leave the default.
   ///   - filePath: the full path of that file, for the test failure's location; leave the default.
@@ -46,23 +36,48 @@ extension Backend {
   ///   - column: the column of the call; leave the default.
   /// - Returns: the stubs, one per group of alike entries, in the order of their first entry.
   /// - Throws: ``DoppelError`` naming each entry that cannot be replayed (a relative URL, an
-  ///   unknown body encoding).
+  ///   unknown body encoding, with `replayingTimings` a time that is negative or over 24 hours).
   @discardableResult
   public func replay(
-    _ cassette: Cassette, matching: Cassette.Matching = .methodAndURL, name: String = "cassette",
+    _ cassette: Cassette, matching: Cassette.Matching = .methodAndURL, replayingTimings: Bool = false,
+    name: String = "cassette",
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) throws -> [StubHandle] {
+    try cassette.replayedStubs(matching: matching, replayingTimings: replayingTimings, name: name).map { replayed in
+      stub(
+        replayed.matcher, replayed.responder, name: replayed.name, fileID: fileID, filePath: filePath, line: line,
+        column: column)
+    }
+  }
+}
+
+extension Cassette {
+  /// A stub made of one group of alike entries.
+  struct ReplayedStub: Sendable {
+    let matcher: Matcher
+    let responder: Responder
+    /// `name entries[3, 4]`.
+    let name: String
+  }
+
+  /// The stubs that replay this cassette, one per group of entries alike under `matching`, in the
+  /// order of their first entry.
+  ///
+  /// - Throws: ``DoppelError`` with one line per entry that cannot be replayed, each starting with
+  ///   `name`.
+  func replayedStubs(matching: Matching, replayingTimings: Bool, name: String) throws -> [ReplayedStub] {
     // One pass both checks every entry (as `validate(file:)` would) and groups them; nothing is
-    // registered unless all of them can be replayed.
+    // returned unless all of them can be replayed.
     var problems: [String] = []
     var groups: [(request: Request, indexes: [Int], responses: [Response])] = []
     var groupOfKey: [String: Int] = [:]
-    for (index, entry) in cassette.entries.enumerated() {
+    for (index, entry) in entries.enumerated() {
       let request: Request
-      let response: Response
+      var response: Response
       do {
         request = try entry.recordedRequest()
         response = try entry.replayResponse(for: HTTPMethod(entry.request.method))
+        if replayingTimings { response = try entry.withRecordedTimings(response) }
       } catch {
         problems.append(error.message(place: name, index: index))
         continue
@@ -79,27 +94,85 @@ extension Backend {
     }
     guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
     return groups.map { group in
-      stub(
-        ReplayKey.matcher(for: group.request, matching),
-        group.responses.count == 1 ? .response(group.responses[0]) : .sequence(group.responses, then: .repeatLast),
-        name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]",
-        fileID: fileID, filePath: filePath, line: line, column: column)
+      let responder: Responder
+      var matcher = ReplayKey.matcher(for: group.request, matching)
+      if matching.rules.isEmpty {
+        responder =
+          group.responses.count == 1 ? .response(group.responses[0]) : .sequence(group.responses, then: .repeatLast)
+      } else {
+        let player = RuleReplay(
+          rules: matching.rules.map(\.passes), entries: group.indexes.map { entries[$0] }, responses: group.responses)
+        matcher = matcher && player.matcher
+        responder = .handler { request in player.response(for: request) }
+      }
+      return ReplayedStub(
+        matcher: matcher && ReplayKey.ruleLine(matching), responder: responder,
+        name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]")
     }
+  }
+}
+
+/// The entries of one group when custom rules decide which of them answers: each request gets
+/// the first entry in recorded order that the rules accept and that has not answered yet, or once
+/// all have, the last one the rules accept.
+final class RuleReplay: Sendable {
+  let rules: [@Sendable (URLRequest, HAREntry) -> Bool]
+  let entries: [HAREntry]
+  let responses: [Response]
+  private let answered: Locked<Set<Int>>
+
+  init(rules: [@Sendable (URLRequest, HAREntry) -> Bool], entries: [HAREntry], responses: [Response]) {
+    self.rules = rules
+    self.entries = entries
+    self.responses = responses
+    answered = Locked([])
+  }
+
+  func accepted(_ request: Request) -> [Int] {
+    let urlRequest = request.urlRequest
+    return entries.indices.filter { index in rules.allSatisfy { $0(urlRequest, entries[index]) } }
+  }
+
+  var matcher: Matcher {
+    Matcher(
+      Condition(
+        field: "custom rule", expected: "accepts a recorded entry", summary: "custom rule",
+        actual: { [self] request in accepted(request).isEmpty ? "accepts none" : "accepts one" },
+        passes: { [self] request in !accepted(request).isEmpty }))
+  }
+
+  func response(for request: Request) -> Response {
+    let candidates = accepted(request)
+    let chosen = answered.withLock { answered -> Int? in
+      guard let next = candidates.first(where: { !answered.contains($0) }) ?? candidates.last else { return nil }
+      answered.insert(next)
+      return next
+    }
+    return responses[chosen ?? responses.count - 1]
   }
 }
 
 /// How recorded requests are grouped and matched.
 enum ReplayKey {
-  /// Alike requests share a key: method, normalized URL, and the chosen headers and body.
+  /// Alike requests share a key: what `matching` compares of them.
   static func key(for request: Request, _ matching: Cassette.Matching) -> String {
-    var key = "\(request.method) \(normalizedURL(request))"
-    for name in matching.headers {
+    var key = ""
+    switch matching.target {
+    case .methodAndURL: key = "\(request.method) \(origin(request))\(request.path)"
+    case .methodAndPath: key = "\(request.method) \(request.path)"
+    case .nothing: break
+    }
+    if matching.target != .nothing, let ignored = matching.ignoredQueryItems {
+      let items = query(request, ignoring: ignored)
+      if !items.isEmpty { key += "?" + Matcher.describe(items) }
+    }
+    for name in comparedHeaders(request, matching) {
       key += "\n\(name.lowercased()): " + request.headers.values(for: name).sorted().joined(separator: ", ")
     }
-    if matching.body {
+    if let fields = matching.ignoredJSONFields {
       let body = request.body ?? Data()
       if let json = try? JSONValue(parsing: body) {
-        key += "\njson " + json.description
+        key += "\njson " + JSONPointer.removing(fields, from: json).description
       } else {
         key += "\nbody " + body.base64EncodedString()
       }
@@ -107,28 +180,54 @@ enum ReplayKey {
     return key
   }
 
-  /// `https://api.example.com/breeds?a=1&b=2`: scheme and host lower-cased, no default port,
-  /// the path percent-decoded, query items percent-decoded and sorted.
-  static func normalizedURL(_ request: Request) -> String {
+  /// `https://api.example.com`: scheme and host lower-cased, no default port.
+  static func origin(_ request: Request) -> String {
     var url = "\(request.scheme)://\(request.host)"
     if let port = request.effectivePort, port != Request.defaultPort(for: request.scheme) { url += ":\(port)" }
-    url += request.path
-    let items = sortedQuery(request)
-    if !items.isEmpty { url += "?" + Matcher.describe(items) }
     return url
   }
 
-  static func sortedQuery(_ request: Request) -> [QueryItem] {
-    QueryItem.from(request).sorted { $0.name != $1.name ? $0.name < $1.name : $0.value < $1.value }
+  /// The query items but those named in `ignored`, percent-decoded and sorted.
+  static func query(_ request: Request, ignoring ignored: [String]) -> [QueryItem] {
+    QueryItem.from(request).filter { !ignored.contains($0.name) }
+      .sorted { $0.name != $1.name ? $0.name < $1.name : $0.value < $1.value }
+  }
+
+  /// The header names `matching` compares for the recorded `request`, in a stable order.
+  static func comparedHeaders(_ request: Request, _ matching: Cassette.Matching) -> [String] {
+    switch matching.headers {
+    case .named(let names):
+      return names
+    case .allExcept(let ignored):
+      let skipped = Set((ignored + Cassette.Matching.headersNeverCompared).map { $0.lowercased() })
+      var seen: Set<String> = []
+      var names: [String] = []
+      for field in request.headers {
+        let lowered = field.name.lowercased()
+        guard !lowered.hasPrefix(":"), !skipped.contains(lowered), seen.insert(lowered).inserted else { continue }
+        names.append(field.name)
+      }
+      return names.sorted { $0.lowercased() < $1.lowercased() }
+    }
+  }
+
+  /// A condition that always passes, so the near-miss report shows the rule in force.
+  static func ruleLine(_ matching: Cassette.Matching) -> Matcher {
+    let text = matching.description
+    return Matcher(
+      Condition(field: "rule", expected: text, summary: "rule " + text, actual: { _ in text }, passes: { _ in true }))
   }
 
   /// A matcher for requests alike to `recorded`, built from conditions the near-miss report can
   /// show field by field.
   static func matcher(for recorded: Request, _ matching: Cassette.Matching) -> Matcher {
-    var parts: [Matcher] = [.method(recorded.method)]
+    var parts: [Matcher] = []
+    if matching.target != .nothing { parts.append(.method(recorded.method)) }
     let scheme = recorded.scheme
     let port = recorded.effectivePort
-    if port == Request.defaultPort(for: scheme) {
+    if matching.target != .methodAndURL {
+      // Neither scheme, host nor port.
+    } else if port == Request.defaultPort(for: scheme) {
       // As in `https://host/…`: the scheme on its default port, written or not.
       parts.append(
         Matcher(
@@ -144,35 +243,42 @@ enum ReplayKey {
       parts.append(.host(recorded.host))
       if let port { parts.append(.port(port)) }
     }
-    let path = recorded.path
-    // A path holding a redacted secret matches any text in its place, so it cannot be indexed.
-    let redacted = path.contains(Redaction.marker)
-    parts.append(
-      Matcher(
-        Condition(
-          field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: redacted ? nil : .path(path),
-          actual: { "\"\($0.path)\"" },
-          passes: { redacted ? matches(recorded: path, actual: $0.path) : $0.path == path }
-        )))
-    parts.append(queryMatcher(recorded))
-    for name in matching.headers { parts.append(headerMatcher(name, recorded.headers.values(for: name))) }
-    if matching.body { parts.append(bodyMatcher(recorded.body)) }
+    if matching.target != .nothing {
+      let path = recorded.path
+      // A path holding a redacted secret matches any text in its place, so it cannot be indexed.
+      let redacted = path.contains(Redaction.marker)
+      parts.append(
+        Matcher(
+          Condition(
+            field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: redacted ? nil : .path(path),
+            actual: { "\"\($0.path)\"" },
+            passes: { redacted ? matches(recorded: path, actual: $0.path) : $0.path == path }
+          )))
+      if let ignored = matching.ignoredQueryItems { parts.append(queryMatcher(recorded, ignoring: ignored)) }
+    }
+    for name in comparedHeaders(recorded, matching) {
+      parts.append(headerMatcher(name, recorded.headers.values(for: name)))
+    }
+    if let fields = matching.ignoredJSONFields { parts.append(bodyMatcher(recorded.body, ignoring: fields)) }
     return Matcher(.all(parts))
   }
 
-  private static func queryMatcher(_ recorded: Request) -> Matcher {
-    let expected = sortedQuery(recorded)
+  private static func queryMatcher(_ recorded: Request, ignoring ignored: [String]) -> Matcher {
+    let expected = query(recorded, ignoring: ignored)
     let shown = Matcher.describe(expected)
+    let but = ignored.isEmpty ? "" : " (ignoring \(ignored.joined(separator: ", ")))"
     return Matcher(
       Condition(
-        field: "query", expected: expected.isEmpty ? "none" : "exactly \"\(shown)\"", summary: shown, part: .query,
+        field: "query", expected: (expected.isEmpty ? "none" : "exactly \"\(shown)\"") + but, summary: shown,
+        part: .query,
         actual: { request in
           let items = QueryItem.from(request)
           return items.isEmpty ? "none" : "\"\(Matcher.describe(items))\""
         },
         passes: { request in
           matches(
-            recorded: expected.map { ($0.name, $0.value) }, actual: QueryItem.from(request).map { ($0.name, $0.value) })
+            recorded: expected.map { ($0.name, $0.value) },
+            actual: QueryItem.from(request).filter { !ignored.contains($0.name) }.map { ($0.name, $0.value) })
         }))
   }
 
@@ -190,16 +296,20 @@ enum ReplayKey {
         }))
   }
 
-  private static func bodyMatcher(_ recorded: Data?) -> Matcher {
+  private static func bodyMatcher(_ recorded: Data?, ignoring fields: [String]) -> Matcher {
     let body = recorded ?? Data()
-    let json = try? JSONValue(parsing: body)
+    let json = (try? JSONValue(parsing: body)).map { JSONPointer.removing(fields, from: $0) }
+    let but = fields.isEmpty ? "" : " without \(fields.joined(separator: ", "))"
     return Matcher(
       Condition(
-        field: "body", expected: Matcher.summarize(recorded), summary: "body \(Matcher.summarize(recorded))",
+        field: "body", expected: Matcher.summarize(recorded) + but,
+        summary: "body \(Matcher.summarize(recorded))\(but)",
         actual: { Matcher.summarize($0.body) },
         passes: { request in
           let actual = request.body ?? Data()
-          if let json, let other = try? JSONValue(parsing: actual) { return matches(recorded: json, actual: other) }
+          if let json, let other = try? JSONValue(parsing: actual) {
+            return matches(recorded: json, actual: JSONPointer.removing(fields, from: other))
+          }
           if actual == body { return true }
           guard let text = String(data: body, encoding: .utf8), text.contains(Redaction.marker) else { return false }
           return matches(recorded: text, actual: String(decoding: actual, as: UTF8.self))

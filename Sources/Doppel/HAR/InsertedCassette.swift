@@ -28,6 +28,8 @@ extension Backend {
   ///   - url: the cassette file (`.har`).
   ///   - record: the mode, unless `DOPPEL_RECORD` is set.
   ///   - matching: what a request must share with a recorded one.
+  ///   - replayingTimings: whether replayed responses take as long as they did when recorded (see
+  ///     ``Backend/replay(_:matching:replayingTimings:name:fileID:filePath:line:column:)``).
   ///   - redaction: the secrets replaced before anything is saved.
   ///   - testFilter: the name `swift test --filter` takes to run the test using the cassette,
   ///     for the command that messages print.
@@ -40,7 +42,7 @@ extension Backend {
   ///   in mode `none` (the message prints the command that records it), or when it cannot be read.
   public func insertCassette(
     at url: URL, record: RecordMode = .none, matching: Cassette.Matching = .methodAndURL,
-    redaction: Redaction = .default, testFilter: String? = nil,
+    replayingTimings: Bool = false, redaction: Redaction = .default, testFilter: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) throws -> InsertedCassette {
@@ -59,7 +61,8 @@ extension Backend {
     // Replay unless every request is being recorded.
     if !recording || mode == .newEpisodes {
       try replay(
-        shelf.cassette, matching: matching, name: name, fileID: fileID, filePath: filePath, line: line, column: column)
+        shelf.cassette, matching: matching, replayingTimings: replayingTimings, name: name, fileID: fileID,
+        filePath: filePath, line: line, column: column)
     }
     let previousPolicy = unmatchedPolicy
     let previousReporter = issueReporter
@@ -67,7 +70,8 @@ extension Backend {
       unmatchedPolicy = .passthrough
     } else {
       // Point each miss at the command that records it.
-      let hint = "\nThe cassette \(name) does not hold this request. To record it, run: \(command(.newEpisodes))"
+      let hint =
+        "\nThe cassette \(name) (matching \(matching)) does not hold this request. To record it, run: \(command(.newEpisodes))"
       issueReporter = IssueReporter { issue in
         if issue.isUnmatchedRequest {
           previousReporter.report(issue.with(message: issue.message + hint))
@@ -87,7 +91,7 @@ extension Backend {
   }
 }
 
-/// A cassette in use by a backend: what ``Backend/insertCassette(at:record:matching:redaction:testFilter:environment:fileID:filePath:line:column:)``
+/// A cassette in use by a backend: what ``Backend/insertCassette(at:record:matching:replayingTimings:redaction:testFilter:environment:fileID:filePath:line:column:)``
 /// returns. ``eject()`` saves what was recorded.
 public final class InsertedCassette: Sendable {
   /// The cassette file.

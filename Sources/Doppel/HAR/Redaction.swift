@@ -35,7 +35,7 @@ import Foundation
 /// with ``excluding(_:)``. ``CassetteLint`` reports exactly what a redaction would remove.
 ///
 /// Replay still matches redacted values: a recorded value that is or holds the marker matches any
-/// text in its place (see ``Backend/replay(_:matching:name:fileID:filePath:line:column:)``).
+/// text in its place (see ``Backend/replay(_:matching:replayingTimings:name:fileID:filePath:line:column:)``).
 public struct Redaction: Sendable, Equatable {
   /// What a redacted value is replaced with: `REDACTED`.
   public static let marker = "REDACTED"

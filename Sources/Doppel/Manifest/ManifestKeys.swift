@@ -2,9 +2,16 @@
 /// Schema in `Schemas/doppel-manifest.schema.json` lists the same keys (a test keeps them in step).
 enum ManifestKeys {
   /// The top level.
-  static let manifest = ["$schema", "description", "fixtureDirectory", "unmatched", "stubs", "scenarios"]
+  static let manifest = ["$schema", "description", "fixtureDirectory", "cassettes", "unmatched", "stubs", "scenarios"]
   /// One scenario under `scenarios`.
-  static let scenario = ["description", "fixtureDirectory", "stubs"]
+  static let scenario = ["description", "fixtureDirectory", "cassettes", "stubs"]
+  /// One cassette under `cassettes`, when it is an object rather than a path.
+  static let cassette = ["file", "matching", "timings"]
+  /// A cassette's `matching`.
+  static let cassetteMatching = [
+    "methodAndPath", "ignoringQueryItems", "ignoringAllQueryItems", "comparingHeaders", "ignoringHeaders",
+    "comparingBody", "ignoringJSONFields",
+  ]
   /// One stub.
   static let stub = ["name", "request", "response", "times", "requiresState", "setsState", "stateMachine"]
   /// A stub's `request`.

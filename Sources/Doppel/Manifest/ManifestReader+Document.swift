@@ -90,13 +90,15 @@ extension ManifestReader {
     return scenarios
   }
 
-  /// The stubs of a fixture directory (if any) followed by the listed stubs (later ones win).
+  /// The stubs of a fixture directory (if any), then those of the cassettes (if any), followed by
+  /// the listed stubs (later ones win).
   private func stubs(in fields: Fields) -> [ManifestStub] {
     var result: [ManifestStub] = []
     if let node = fields["fixtureDirectory"] {
       result +=
         collecting { () throws(ManifestProblem) in try fixtureDirectory(node, fields.path("fixtureDirectory")) } ?? []
     }
+    if let node = fields["cassettes"] { result += cassettes(node, fields.path("cassettes")) }
     guard let list = fields["stubs"] else { return result }
     let path = fields.path("stubs")
     guard let items = collecting({ () throws(ManifestProblem) in try array(list, path, of: "stubs") }) else {

@@ -26,23 +26,46 @@ struct Snippet_Doppel_RecordingAndReplaying_L12 {
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:51: skipped (a Package.swift excerpt)
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:92
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:110
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L92 {
-  @Test(.doppel(cassette: "search", matching: .methodAndURL(headers: ["Accept"], body: true)))
-  func searchesBreeds() async throws {}
+struct Snippet_Doppel_RecordingAndReplaying_L110 {
+  @Test(.doppel(cassette: "feed", matching: .methodAndPath))
+  func showsTheFeed() async throws {}
+
+  @Test(.doppel(cassette: "orders", matching: .ignoringQueryItems(["ts"]).ignoringJSONFields(["/meta/sentAt"])))
+  func placesAnOrder() async throws {}
+
+  @Test(
+    .doppel(
+      cassette: "tenants",
+      matching: .methodAndPath.requiring { request, entry in
+        request.value(forHTTPHeaderField: "X-Tenant") == entry.request.headers.first { $0.name == "X-Tenant" }?.value
+      }))
+  func switchesTenants() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:106
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:162
+func snippet_Doppel_RecordingAndReplaying_L162() async throws {
+  let clock = ManualClock()
+  let slow = Backend(clock: clock)
+  try slow.replay(Cassette.load(from: cassetteURL), replayingTimings: true)
+  // … start a request, then:
+  clock.advance(by: .seconds(2))
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = clock
+  _ = slow
+}
+
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:177
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L106 {
+struct Snippet_Doppel_RecordingAndReplaying_L177 {
   @Test(.doppel(cassette: "breeds") { $0.stub(.get("/breeds/abyssinian"), .status(500)) })
   func showsAServerError() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:142
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:213
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L142 {
+struct Snippet_Doppel_RecordingAndReplaying_L213 {
   // More names:
   @Test(.doppel(cassette: "login", redaction: .default.adding(headers: ["X-Tenant"], jsonFields: ["user.pin"])))
   func logsIn() async throws {}
@@ -56,23 +79,23 @@ struct Snippet_Doppel_RecordingAndReplaying_L142 {
   func echoes() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:173
-func snippet_Doppel_RecordingAndReplaying_L173() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:244
+func snippet_Doppel_RecordingAndReplaying_L244() async throws {
   for finding in try CassetteLint.scan(fileAt: cassetteURL) {
     print(finding)  // …/login.har: entries[2].request.headers.Authorization: bearer token
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:214
-func snippet_Doppel_RecordingAndReplaying_L214() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:285
+func snippet_Doppel_RecordingAndReplaying_L285() async throws {
   let export = try Cassette.load(from: URL(fileURLWithPath: "/Users/me/Downloads/api.example.com.har"))
   try export.save(to: testsFolder.appending(path: "__Cassettes__/BreedTests/breeds.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = export
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:240
-func snippet_Doppel_RecordingAndReplaying_L240() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:311
+func snippet_Doppel_RecordingAndReplaying_L311() async throws {
   let backend = Backend()
   let cassette = try backend.insertCassette(at: cassetteURL, record: .once)
   defer { try? cassette.eject() }  // saves what was recorded
@@ -81,7 +104,7 @@ func snippet_Doppel_RecordingAndReplaying_L240() async throws {
   _ = cassette
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:248
-func snippet_Doppel_RecordingAndReplaying_L248() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:319
+func snippet_Doppel_RecordingAndReplaying_L319() async throws {
   try backend.replay(Cassette.load(from: cassetteURL))
 }

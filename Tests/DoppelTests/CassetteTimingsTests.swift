@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct CassetteTimingsTests {
+  static func entry(_ url: String, body: String = "ok", time: Double = 0, timings: JSONValue?) throws -> HAREntry {
+    var entry = try HAREntry(request: Request(url: URL(string: url)!), response: .text(body))
+    entry.time = time
+    entry.extra["timings"] = timings
+    return entry
+  }
+
+  @Test func recordedTimingsDelayTheResponseOnTheBackendsClock() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    let timings: JSONValue = [
+      "blocked": -1, "dns": 100, "connect": 200, "ssl": 150, "send": 0, "wait": 1700, "receive": 0,
+    ]
+    try backend.replay(
+      Cassette(entries: [Self.entry("https://api.example.com/slow", body: "late", time: 2000, timings: timings)]),
+      replayingTimings: true)
+    let done = Flag()
+    let session = backend.session
+    let load = Task {
+      let (data, _) = try await session.data(from: URL(string: "https://api.example.com/slow")!)
+      done.set()
+      return String(decoding: data, as: UTF8.self)
+    }
+    await clock.waitForSleepers()
+    clock.advance(by: .milliseconds(1999))
+    #expect(!done.isSet)
+    // `ssl` is part of `connect`: 100 + 200 + 1700.
+    clock.advance(by: .milliseconds(1))
+    #expect(try await load.value == "late")
+  }
+
+  @Test func withoutTimingsTheEntrysTimeIsTheDelay() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    try backend.replay(
+      Cassette(entries: [Self.entry("https://api.example.com/x", time: 500, timings: nil)]), replayingTimings: true)
+    let done = Flag()
+    let session = backend.session
+    let load = Task {
+      _ = try await session.data(from: URL(string: "https://api.example.com/x")!)
+      done.set()
+    }
+    await clock.waitForSleepers()
+    clock.advance(by: .milliseconds(499))
+    #expect(!done.isSet)
+    clock.advance(by: .milliseconds(1))
+    try await load.value
+  }
+
+  @Test func theReceiveTimeSpreadsTheBody() throws {
+    let timings: JSONValue = ["send": 0, "wait": 0, "receive": 500]
+    let entry = try Self.entry(
+      "https://api.example.com/big", body: String(repeating: "x", count: 1000), timings: timings)
+    let response = try entry.withRecordedTimings(.text(String(repeating: "x", count: 1000)))
+    guard case .throttle(let rate)? = response.timing.pacing else {
+      Issue.record("expected the body to be throttled")
+      return
+    }
+    #expect(rate == 2000)
+    #expect(response.timing.delay == .zero)
+  }
+
+  @Test func timingsAreIgnoredUnlessAskedFor() async throws {
+    let backend = quietBackend()
+    let timings: JSONValue = ["send": 0, "wait": 86_400_000, "receive": 0]
+    try backend.replay(Cassette(entries: [Self.entry("https://api.example.com/x", timings: timings)]))
+    // No clock advance needed: the recorded day of waiting is not replayed.
+    #expect(try await backend.send(.get, "https://api.example.com/x").body == "ok")
+  }
+
+  @Test func outOfRangeTimingsAreErrorsNamingTheEntry() throws {
+    let cassette = Cassette(entries: [
+      try Self.entry("https://api.example.com/a", timings: ["send": 0, "wait": 1e300, "receive": 0]),
+      try Self.entry("https://api.example.com/b", timings: ["send": "soon", "wait": 0, "receive": 0]),
+      try Self.entry("https://api.example.com/c", time: -5, timings: nil),
+    ])
+    #expect(throws: Never.self) { try quietBackend().replay(cassette) }
+    let error = #expect(throws: DoppelError.self) {
+      try quietBackend().replay(cassette, replayingTimings: true, name: "slow.har")
+    }
+    #expect(
+      error?.message == """
+        slow.har: log.entries[0].timings.wait: 1e+300 milliseconds is out of range. A recorded time is from 0 to 86400000 milliseconds (24 hours), or -1 when the phase did not happen; fix it, or replay without timings.
+        slow.har: log.entries[1].timings.send: "soon" is not a number. A recorded time is a number of milliseconds, or -1 when the phase did not happen; fix it, or replay without timings.
+        slow.har: log.entries[2].time: -5 milliseconds is out of range. A recorded time is from 0 to 86400000 milliseconds (24 hours), or -1 when the phase did not happen; fix it, or replay without timings.
+        """)
+  }
+}
