@@ -77,7 +77,7 @@ extension ManifestReader {
   /// `{"operation": "Breeds", "variables": {"page": 2}}`, or `{"persistedQueryHash": "…"}`.
   private func graphQL(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Matcher {
     let fields = try object(
-      node, path, known: ManifestKeys.graphQL, what: "a GraphQL operation ({\"operation\": \"Breeds\"})")
+      node, path, known: ManifestKeys.graphQL, what: "a GraphQL operation")
     var pattern = GraphQLPattern()
     if let operation = fields["operation"] {
       pattern.operation = try nonEmptyString(

@@ -31,7 +31,9 @@ extension Matcher {
   ) -> Matcher {
     do {
       let json = try JSONValue(encoding: variables, encoder: encoder)
-      return graphQL(operation: operation, variables: json, exactVariables: exactVariables)
+      // Straight to the pattern: `graphQL(operation:variables:)` with a `JSONValue` would pick
+      // this generic overload again.
+      return graphQLMatcher(GraphQLPattern(operation: operation, variables: json, exactVariables: exactVariables))
     } catch {
       return Matcher(
         .invalid(DoppelError("Could not encode \(Variables.self) as the variables of .graphQL(operation:): \(error).")))
