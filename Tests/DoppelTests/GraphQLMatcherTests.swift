@@ -40,6 +40,18 @@ import Testing
     #expect(Matcher.graphQL(operation: "Breeds").matches(try post(["query": .string(query)])))
   }
 
+  @Test func anAnonymousOperationIsAGraphQLRequestWithoutAName() throws {
+    let anonymous = try post(["query": "{ breeds { name } }"])
+    #expect(GraphQLRequest(anonymous)?.summary == "an anonymous operation")
+    #expect(!Matcher.graphQL(operation: "Breeds").matches(anonymous))
+    #expect(GraphQLRequest(try post(["sku": "A1"])) == nil)
+    #expect(GraphQLRequest(try get(["query": "query { breeds }"]))?.summary == "an anonymous operation")
+    #expect(
+      Matcher.graphQL(operation: "Breeds").check(anonymous).map(\.actual) == ["an anonymous operation"])
+    #expect(
+      Matcher.graphQL(operation: "Breeds").check(try post(["sku": "A1"])).map(\.actual) == ["not a GraphQL request"])
+  }
+
   @Test func exactVariablesRequireTheSameVariables() throws {
     let matcher = Matcher.graphQL(operation: "Breeds", variables: ["page": 2], exactVariables: true)
     #expect(matcher.matches(try post(["operationName": "Breeds", "query": "{ breeds }", "variables": ["page": 2]])))

@@ -18,7 +18,7 @@ struct GraphQLRequest: Sendable, Equatable {
     if let body = request.body, !body.isEmpty {
       if let json = try? JSONValue(parsing: body), case .object(let fields) = json {
         self.init(fields: fields)
-        if operation != nil || persistedQueryHash != nil { return }
+        if Self.carriesOperation(fields) { return }
       } else if Self.isGraphQLDocument(request), let text = String(data: body, encoding: .utf8) {
         self.init(operation: Self.operationName(inDocument: text), variables: nil, persistedQueryHash: nil)
         return
@@ -37,8 +37,16 @@ struct GraphQLRequest: Sendable, Equatable {
       default: continue
       }
     }
+    guard Self.carriesOperation(fields) else { return nil }
     self.init(fields: fields)
-    if operation == nil && persistedQueryHash == nil { return nil }
+  }
+
+  /// Whether these fields hold a document, an operation name or a persisted query hash.
+  private static func carriesOperation(_ fields: [String: JSONValue]) -> Bool {
+    let hash = GraphQLRequest(fields: fields).persistedQueryHash
+    if case .string? = fields["query"] { return true }
+    if case .string(let name)? = fields["operationName"], !name.isEmpty { return true }
+    return hash != nil
   }
 
   init(operation: String?, variables: JSONValue?, persistedQueryHash: String?) {
