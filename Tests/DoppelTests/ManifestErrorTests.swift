@@ -12,7 +12,7 @@ import Testing
     arguments: [
       (
         #"{"stubs": [{"request": "/a", "response": {"stauts": 200}}]}"#,
-        #"1:43: stubs[0].response: unknown key "stauts". Did you mean "status"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket."#
+        #"1:43: stubs[0].response: unknown key "stauts". Did you mean "status"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."#
       ),
       (
         "{\n  \"stub\": []\n}",
@@ -20,7 +20,7 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": {"url": "/a", "methd": "GET"}, "response": {}}]}"#,
-        #"1:38: stubs[0].request: unknown key "methd". Did you mean "method"? The keys of a request are: method, url, host, pathGlob, pathRegex, query, queryExactly, headers, json, jsonContaining, text, form."#
+        #"1:38: stubs[0].request: unknown key "methd". Did you mean "method"? The keys of a request are: method, url, host, pathGlob, pathRegex, query, queryExactly, headers, json, jsonContaining, text, form, graphql."#
       ),
       (
         #"{"stubs": [{"request": "ht tp://x", "response": {}}]}"#,
@@ -132,7 +132,7 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"sequence": [{"sequence": []}]}}]}"#,
-        #"1:57: stubs[0].response.sequence[0]: unknown key "sequence". The keys of a response of a sequence are: status, headers, json, text, file, contentType, error, redirect, never, delay, throttle, chunked, dropAfterBytes, template, websocket."#
+        #"1:57: stubs[0].response.sequence[0]: unknown key "sequence". The keys of a response of a sequence are: status, headers, json, text, file, contentType, error, redirect, never, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."#
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"sequence": [{}], "then": "loop"}}]}"#,
@@ -156,7 +156,7 @@ import Testing
       ),
       (
         #"{"scenarios": {"empty": {"stubs": [{"request": "/a", "response": {"txt": "x"}}]}}}"#,
-        #"1:67: scenarios.empty.stubs[0].response: unknown key "txt". Did you mean "text"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket."#
+        #"1:67: scenarios.empty.stubs[0].response: unknown key "txt". Did you mean "text"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."#
       ),
       (
         #"{"scenarios": {"": {}}}"#,

@@ -20,14 +20,14 @@ import Testing
       }
       """
     let keys =
-      "The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket."
+      "The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."
     let file = "/project/Fixtures/doppel.json"
     #expect(
       manifestError(json).split(separator: "\n").map(String.init) == [
         #"\#(file):3:36: stubs[0].response: unknown key "stauts". Did you mean "status"? \#(keys)"#,
         #"\#(file):3:51: stubs[0].response: unknown key "delai". Did you mean "delay"? \#(keys)"#,
         "\(file):4:15: stubs[1].times: expected how many requests the stub answers (1 to 1000000000), found the number 0, which is too small.",
-        #"\#(file):4:30: stubs[1].request: unknown key "methd". Did you mean "method"? The keys of a request are: method, url, host, pathGlob, pathRegex, query, queryExactly, headers, json, jsonContaining, text, form."#,
+        #"\#(file):4:30: stubs[1].request: unknown key "methd". Did you mean "method"? The keys of a request are: method, url, host, pathGlob, pathRegex, query, queryExactly, headers, json, jsonContaining, text, form, graphql."#,
         "\(file):4:70: stubs[1].response.status: expected an HTTP status from 100 to 599, found the number 700, which is too large.",
         #"\#(file):6:5: stubs[3]: expected a stub (a JSON object), found the string "not a stub"."#,
         #"\#(file):8:37: scenarios.empty.stubs[0]: a stub needs "request": which requests it answers, such as "GET /breeds.json" ({} answers every request)."#,

@@ -55,6 +55,9 @@ import Testing
     #expect(try keys(schema, ["$defs", "response", "oneOf", 1]) == ["sequence", "then"])
     #expect(try keys(schema, ["$defs", "singleResponse", "properties", "chunked"]) == Set(ManifestKeys.chunked))
     #expect(try keys(schema, ["$defs", "singleResponse", "properties", "redirect"]) == Set(ManifestKeys.redirect))
+    #expect(try keys(schema, ["$defs", "request", "oneOf", 1, "properties", "graphql"]) == Set(ManifestKeys.graphQL))
+    #expect(
+      try keys(schema, ["$defs", "singleResponse", "properties", "events", "items"]) == Set(ManifestKeys.event))
   }
 
   @Test func listsTheValuesTheLoaderKnows() throws {

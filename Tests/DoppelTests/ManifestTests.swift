@@ -262,6 +262,7 @@ extension Backend {
       switch timing.pacing {
       case .throttle(let rate)?: parts.append("throttle \(rate)")
       case .chunks(let size, let every)?: parts.append("chunks \(size) every \(every)")
+      case .events(let events, let every)?: parts.append("\(events.count) events every \(every)")
       case nil: break
       }
       if let bytes = timing.dropAfterBytes { parts.append("drop after \(bytes)") }

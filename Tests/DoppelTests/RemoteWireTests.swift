@@ -64,7 +64,7 @@ import Testing
   @Test func whatAManifestCannotSayIsRefusedWithTheFix() {
     #expect(
       throws: DoppelError(
-        "The matcher custom cannot be sent to a stub server. A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body) and form; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
+        "The matcher custom cannot be sent to a stub server. A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body), form and graphql; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
       )
     ) {
       try Matcher.custom("custom") { _ in true }.manifestRequest()

@@ -93,7 +93,10 @@ enum Delivery: Sendable {
       }
       // A server sends no length for 1xx, 204 and 304 responses (RFC 9110 §8.6).
       let bodiless = response.status < 200 || response.status == 204 || response.status == 304
-      if !bodiless && !headers.contains("Content-Length") && !headers.contains("Transfer-Encoding") {
+      // An event stream has no length: it ends when the server ends it.
+      if !bodiless && !response.isEventStream && !headers.contains("Content-Length")
+        && !headers.contains("Transfer-Encoding")
+      {
         headers.add("Content-Length", String(body.count))
       }
       prepared = ResponseCache.Prepared(headers: headers, body: body)

@@ -64,18 +64,27 @@ final class Playback: Sendable {
     if let limit = timing.dropAfterBytes, limit < body.count {
       body = body.prefix(limit)
       failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
+    } else if timing.dropAtEnd {
+      failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
     }
     let pieces = Self.pieces(of: body, pacing: timing.pacing)
     let end: Step = failure.map { .fail($0) } ?? .finish
     var beats = [Beat(wait: timing.delay, steps: [.head(answer)])]
+    // Chunked and throttled bodies start with the head; an event stream's first event comes after
+    // its interval.
+    let firstWithHead = !timing.pacing.isEvents
     if streaming {
       for (index, piece) in pieces.enumerated() {
         let step = Step.data(piece.data)
-        if index == 0 { beats[0].steps.append(step) } else { beats.append(Beat(wait: piece.wait, steps: [step])) }
+        if index == 0 && firstWithHead {
+          beats[0].steps.append(step)
+        } else {
+          beats.append(Beat(wait: piece.wait, steps: [step]))
+        }
       }
       beats[beats.count - 1].steps.append(end)
     } else {
-      for piece in pieces.dropFirst() { beats.append(Beat(wait: piece.wait, steps: [])) }
+      for piece in pieces.dropFirst(firstWithHead ? 1 : 0) { beats.append(Beat(wait: piece.wait, steps: [])) }
       if !body.isEmpty { beats[beats.count - 1].steps.append(.data(body)) }
       beats[beats.count - 1].steps.append(end)
     }
@@ -143,6 +152,17 @@ final class Playback: Sendable {
     case .throttle(let rate):
       size = max(1, rate / 20)
       interval = .nanoseconds(Int64((Double(size) / Double(rate)) * 1e9))
+    case .events(let events, let every):
+      // One piece per event, each after `every`; a body cut short ends with the event it cuts.
+      var result: [(Duration, Data)] = []
+      var start = body.startIndex
+      for event in events where start < body.endIndex {
+        let length = event.text.utf8.count
+        let end = body.index(start, offsetBy: length, limitedBy: body.endIndex) ?? body.endIndex
+        result.append((every, Data(body[start..<end])))
+        start = end
+      }
+      return result
     }
     var result: [(Duration, Data)] = []
     var start = body.startIndex
@@ -158,6 +178,11 @@ final class Playback: Sendable {
 extension Optional where Wrapped == Timing.Pacing {
   fileprivate var isChunks: Bool {
     if case .chunks? = self { return true }
+    return false
+  }
+
+  fileprivate var isEvents: Bool {
+    if case .events? = self { return true }
     return false
   }
 }

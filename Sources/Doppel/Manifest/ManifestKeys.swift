@@ -17,14 +17,16 @@ enum ManifestKeys {
   /// A stub's `request`.
   static let request = [
     "method", "url", "host", "pathGlob", "pathRegex", "query", "queryExactly", "headers",
-    "json", "jsonContaining", "text", "form",
+    "json", "jsonContaining", "text", "form", "graphql",
   ]
+  /// A request's `graphql`.
+  static let graphQL = ["operation", "persistedQueryHash", "variables", "exactVariables"]
   /// The request body keys, of which one at most.
   static let requestBody = ["json", "jsonContaining", "text", "form"]
   /// A stub's `response`.
   static let response = [
     "status", "headers", "json", "text", "file", "contentType", "error", "redirect", "never", "sequence", "then",
-    "delay", "throttle", "chunked", "dropAfterBytes", "template", "websocket",
+    "delay", "throttle", "chunked", "dropAfterBytes", "template", "websocket", "events", "every", "thenDrop",
   ]
   /// One response of a `sequence`: a response without `sequence` and `then`.
   static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" }
@@ -32,6 +34,8 @@ enum ManifestKeys {
   static let responseBody = ["json", "text", "file"]
   /// A response's `chunked`.
   static let chunked = ["size", "every"]
+  /// One server-sent event of a response's `events`.
+  static let event = ["id", "event", "data", "retry", "comment"]
   /// A response's `redirect`.
   static let redirect = ["to", "status", "follow"]
   /// A response's `websocket`.

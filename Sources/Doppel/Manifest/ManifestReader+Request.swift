@@ -32,6 +32,7 @@ extension ManifestReader {
       case "text": part = .body(try string(value, valuePath))
       case "form":
         part = .formBody(items: try stringPairs(value, valuePath, what: "form fields", allowArrays: true))
+      case "graphql": part = try graphQL(value, valuePath)
       default: continue  // unreachable: `object` refused unknown keys
       }
       if let problem = part.problem { throw error(value, valuePath, problem.message) }
@@ -71,6 +72,39 @@ extension ManifestReader {
       throw error(node, path, "\"\(name)\" is not an HTTP method. Write a method name such as GET, POST or DELETE.")
     }
     return HTTPMethod(name)
+  }
+
+  /// `{"operation": "Breeds", "variables": {"page": 2}}`, or `{"persistedQueryHash": "…"}`.
+  private func graphQL(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Matcher {
+    let fields = try object(
+      node, path, known: ManifestKeys.graphQL, what: "a GraphQL operation")
+    var pattern = GraphQLPattern()
+    if let operation = fields["operation"] {
+      pattern.operation = try nonEmptyString(
+        operation, fields.path("operation"), what: "the operation's name, such as \"Breeds\"")
+    }
+    if let hash = fields["persistedQueryHash"] {
+      pattern.persistedQueryHash = try nonEmptyString(
+        hash, fields.path("persistedQueryHash"), what: "a persisted query's SHA-256 hash")
+    }
+    if let variables = fields["variables"] {
+      guard case .object = variables.value else {
+        throw error(
+          variables, fields.path("variables"),
+          "expected the operation's variables (a JSON object such as {\"page\": 2}), found \(variables.kind).")
+      }
+      pattern.variables = variables.jsonValue
+    }
+    if let exact = fields["exactVariables"] {
+      pattern.exactVariables = try bool(exact, fields.path("exactVariables"))
+    }
+    guard pattern.operation != nil || pattern.persistedQueryHash != nil else {
+      throw error(
+        node, path,
+        "a GraphQL matcher needs \"operation\" (the operation's name, such as \"Breeds\") or \"persistedQueryHash\" (the SHA-256 hash a persisted query sends)."
+      )
+    }
+    return Matcher.graphQLMatcher(pattern)
   }
 
   /// `{"Accept": "application/json", "Authorization": true}`: a value to equal, or `true` for

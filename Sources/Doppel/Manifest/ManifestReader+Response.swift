@@ -60,6 +60,7 @@ extension ManifestReader {
     try requireAtMostOne(
       ManifestKeys.responseBody, in: fields, "a response has one body; keep one of json, text, file.")
     try requireAtMostOne(["throttle", "chunked"], in: fields, "both pace the body; keep one.")
+    try checkEventStreamKeys(fields)
     if fields["never"] != nil {
       try requireAlone("never", in: fields, allowing: [], "a response that never comes has nothing else.")
       guard try bool(fields["never"]!, path + "never") else {
@@ -138,6 +139,16 @@ extension ManifestReader {
     if let node = fields["contentType"] {
       contentType = try nonEmptyString(node, path + "contentType", what: "a media type such as \"application/json\"")
     }
+    if let events = fields["events"] {
+      var every = Duration.zero
+      if let node = fields["every"] { every = try duration(node, path + "every") }
+      var thenDrop = false
+      if let node = fields["thenDrop"] { thenDrop = try bool(node, path + "thenDrop") }
+      var response = Response.eventStream(
+        try self.events(events, path + "events"), every: every, status: status, headers: headers, thenDrop: thenDrop)
+      if let contentType { response.headers.replace("Content-Type", with: contentType) }
+      return response
+    }
     if let json = fields["json"] {
       return .text(
         json.compactText(in: bytes), status: status, headers: headers, contentType: contentType ?? "application/json")
@@ -153,6 +164,60 @@ extension ManifestReader {
     var response = Response.status(status, headers: headers)
     if let contentType { response.headers.replace("Content-Type", with: contentType) }
     return response
+  }
+
+  /// The keys of a server-sent event stream stand with the keys of an HTTP response that fit it.
+  private func checkEventStreamKeys(_ fields: Fields) throws(ManifestProblem) {
+    guard fields["events"] != nil else {
+      for key in ["every", "thenDrop"] where fields[key] != nil {
+        throw error(
+          at: fields.keyOffset(key), fields.path,
+          "\"\(key)\" belongs to an event stream, but this response has no \"events\". Add \"events\": [{\"data\": \"…\"}], or remove \"\(key)\"."
+        )
+      }
+      return
+    }
+    for key in ManifestKeys.responseBody + ["throttle", "chunked", "template"] where fields[key] != nil {
+      let reason =
+        ManifestKeys.responseBody.contains(key)
+        ? "the events are the body."
+        : key == "template" ? "an event stream is sent as written." : "\"every\" paces the events."
+      throw error(
+        at: fields.keyOffset(key), fields.path, "\"\(key)\" cannot be used with \"events\": \(reason) Remove one.")
+    }
+  }
+
+  /// A response's `events`: `[{"id": "1", "event": "breed", "data": "Abyssinian"}, {"comment": "ping"}]`.
+  private func events(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> [ServerSentEvent] {
+    var events: [ServerSentEvent] = []
+    for (index, item) in try array(node, path, of: "server-sent events").enumerated() {
+      let itemPath = path + index
+      let fields = try object(
+        item, itemPath, known: ManifestKeys.event, what: "a server-sent event ({\"id\": \"1\", \"data\": \"…\"})")
+      guard !fields.members.isEmpty else {
+        throw error(
+          item, itemPath,
+          "an event needs at least one of \(ManifestKeys.event.joined(separator: ", ")), for example {\"data\": \"hello\"}."
+        )
+      }
+      var event = ServerSentEvent()
+      for key in ["id", "event"] {
+        guard let value = fields[key] else { continue }
+        let text = try string(value, fields.path(key))
+        guard !text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+          throw error(value, fields.path(key), "an event's \(key) is one line; remove the line break.")
+        }
+        if key == "id" { event.id = text } else { event.event = text }
+      }
+      if let data = fields["data"] {
+        // A string is sent as it is; any other JSON as its compact text.
+        if case .string(let text) = data.value { event.data = text } else { event.data = data.compactText(in: bytes) }
+      }
+      if let retry = fields["retry"] { event.retry = try duration(retry, fields.path("retry")) }
+      if let comment = fields["comment"] { event.comment = try string(comment, fields.path("comment")) }
+      events.append(event)
+    }
+    return events
   }
 
   /// `{"Cache-Control": "no-store", "Set-Cookie": ["a=1", "b=2"]}`, in the order written.

@@ -8,6 +8,8 @@ enum NearMissReport {
     if let body = request.body, !body.isEmpty {
       lines.append("  body: \(Matcher.summarize(body))")
     }
+    let graphQL = GraphQLRequest(request)
+    if let graphQL { lines.append("  GraphQL operation: \(graphQL.summary)") }
     let invalid = stubs.filter { $0.matcher.problem != nil }
     let ranked = rank(request, stubs.filter { $0.matcher.problem == nil }, state: state)
     if stubs.isEmpty {
@@ -35,6 +37,15 @@ enum NearMissReport {
       }
       let hidden = ranked.count - shown
       if hidden > 0 { lines.append("  (\(hidden) more \(hidden == 1 ? "stub" : "stubs") not shown)") }
+    }
+    if graphQL != nil {
+      var stubbed: [String] = []
+      for stub in stubs {
+        for pattern in stub.matcher.graphQLPatterns where !stubbed.contains(pattern.summary) {
+          stubbed.append(pattern.summary)
+        }
+      }
+      if !stubbed.isEmpty { lines.append("GraphQL operations stubbed: \(stubbed.joined(separator: "; "))") }
     }
     if !invalid.isEmpty {
       lines.append("Invalid stubs (they match nothing):")

@@ -19,6 +19,10 @@ extension Matcher {
     case jsonContaining(JSONValue)
     case text(String)
     case form([(String, String)])
+    /// A GraphQL operation (the manifest's `graphql` object).
+    case graphQL(GraphQLPattern)
+    /// A part of a matcher whose first part's wire says it all (a GraphQL matcher's variables).
+    case saidByPrevious
 
     /// A path matcher as a manifest `url`: a path written alone is matched on any host. `nil` when
     /// the path holds characters a URL would read otherwise (`?`, `#`, `%`, a space).
@@ -58,7 +62,7 @@ extension Matcher {
         throw Self.unsendable(part, in: self)
       }
       switch wire {
-      case .any: continue
+      case .any, .saidByPrevious: continue
       case .method(let method): try set("method", .string(method), part)
       case .url(let url): try set("url", .string(url), part)
       case .host(let host): try set("host", .string(host), part)
@@ -84,6 +88,7 @@ extension Matcher {
       case .jsonContaining(let json): try set("jsonContaining", json, part)
       case .text(let text): try set("text", .string(text), part)
       case .form(let fields): try set("form", Self.pairs(fields), part)
+      case .graphQL(let pattern): try set("graphql", pattern.json, part)
       }
     }
     if !headers.isEmpty { object["headers"] = .object(headers) }
@@ -111,7 +116,7 @@ extension Matcher {
     case .not: fix = "A manifest request has no \"!\": match what the request is rather than what it is not."
     case .all, .condition:
       fix =
-        "A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body) and form; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
+        "A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body), form and graphql; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
     }
     let whole = whole.description == part.description ? "" : " (in \(whole))"
     return DoppelError("The matcher \(part)\(whole) cannot be sent to a stub server. \(fix)")

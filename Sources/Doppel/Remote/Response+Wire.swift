@@ -50,6 +50,13 @@ extension Response {
       throw problem
     case .file(let url):
       object["file"] = .string(url.standardizedFileURL.path)
+    case .data where isEventStream:
+      // The events say the body; its content type is the one an event stream has.
+      if case .events(let events, let every)? = timing.pacing {
+        object["events"] = .array(events.map(Self.event))
+        object["every"] = Self.seconds(every)
+        if timing.dropAtEnd { object["thenDrop"] = true }
+      }
     case .data(let data):
       if !data.isEmpty {
         guard let text = String(data: data, encoding: .utf8) else {
@@ -70,9 +77,20 @@ extension Response {
     case .throttle(let bytesPerSecond)?: object["throttle"] = .number(Double(bytesPerSecond))
     case .chunks(let size, let every)?:
       object["chunked"] = ["size": .number(Double(size)), "every": Self.seconds(every)]
-    case nil: break
+    case .events?, nil: break
     }
     if let bytes = timing.dropAfterBytes { object["dropAfterBytes"] = .number(Double(bytes)) }
+    return .object(object)
+  }
+
+  /// One server-sent event as a manifest writes it.
+  private static func event(_ event: ServerSentEvent) -> JSONValue {
+    var object: [String: JSONValue] = [:]
+    if let id = event.id { object["id"] = .string(id) }
+    if let name = event.event { object["event"] = .string(name) }
+    if let data = event.data { object["data"] = .string(data) }
+    if let retry = event.retry { object["retry"] = seconds(retry) }
+    if let comment = event.comment { object["comment"] = .string(comment) }
     return .object(object)
   }
 

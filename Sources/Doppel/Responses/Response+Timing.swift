@@ -9,6 +9,8 @@ struct Timing: Sendable {
   enum Pacing: Sendable {
     case throttle(bytesPerSecond: Int)
     case chunks(size: Int, every: Duration)
+    /// A server-sent event stream: one piece per event, each after `every`.
+    case events([ServerSentEvent], every: Duration)
   }
 
   /// Latency before the response head (or before the failure).
@@ -16,13 +18,15 @@ struct Timing: Sendable {
   var pacing: Pacing?
   /// Deliver this many body bytes, then fail as a lost connection.
   var dropAfterBytes: Int?
+  /// Deliver the whole body, then fail as a lost connection (an event stream's `thenDrop`).
+  var dropAtEnd = false
   /// Never answer (until the request times out or is cancelled).
   var never = false
   /// `false` turns redirect following off for this response.
   var followRedirects = true
 
   /// Whether the response can be delivered at once, in one piece.
-  var isImmediate: Bool { delay <= .zero && pacing == nil && dropAfterBytes == nil && !never }
+  var isImmediate: Bool { delay <= .zero && pacing == nil && dropAfterBytes == nil && !dropAtEnd && !never }
 }
 
 extension Response {

@@ -24,8 +24,8 @@ func snippet_Doppel_FixturesAndScenarios_L15() async throws {
   _ = model
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:217
-func snippet_Doppel_FixturesAndScenarios_L217() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:221
+func snippet_Doppel_FixturesAndScenarios_L221() async throws {
   let empty = try Backend(manifest: manifest, scenario: "empty")  // chosen in code
   let base = try Backend(manifest: manifest, scenario: .base)     // the base stubs only
   let chosen = try Backend(manifest: manifest)                    // .automatic: from the environment
@@ -35,15 +35,15 @@ func snippet_Doppel_FixturesAndScenarios_L217() async throws {
   _ = chosen
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:293
-func snippet_Doppel_FixturesAndScenarios_L293() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:297
+func snippet_Doppel_FixturesAndScenarios_L297() async throws {
   let requester = BreedRequester(session: backend.session, url: breedsURL)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:302
-func snippet_Doppel_FixturesAndScenarios_L302() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:306
+func snippet_Doppel_FixturesAndScenarios_L306() async throws {
   struct BreedRequester {
     let loader: any HTTPDataLoading
     func breeds() async throws -> [Breed] {
@@ -59,22 +59,22 @@ func snippet_Doppel_FixturesAndScenarios_L302() async throws {
   _ = test
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:318
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:322
 protocol DataLoading: Sendable {
   func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }
 extension URLSession: DataLoading {}
 extension BackendDataLoader: DataLoading {}  // in the test target
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:329
-func snippet_Doppel_FixturesAndScenarios_L329() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:333
+func snippet_Doppel_FixturesAndScenarios_L333() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:337
-func snippet_Doppel_FixturesAndScenarios_L337() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:341
+func snippet_Doppel_FixturesAndScenarios_L341() async throws {
   struct BreedLoader {
     let loadData: @Sendable (URL) async throws -> Data
 

@@ -33,28 +33,48 @@ func snippet_Doppel_SimulatingTheNetwork_L12() async throws {
   _ = load
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:41
-func snippet_Doppel_SimulatingTheNetwork_L41() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:48
+func snippet_Doppel_SimulatingTheNetwork_L48() async throws {
+  let clock = ManualClock()
+  let backend = Backend(clock: clock)
+  backend.stub(
+    .get("https://api.example.com/breeds/live"),
+    .eventStream(
+      [ServerSentEvent(id: "1", event: "breed", data: "Abyssinian"), .data("Bengal", id: "2")],
+      every: .milliseconds(100)))
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = clock
+  _ = backend
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:65
+func snippet_Doppel_SimulatingTheNetwork_L65() async throws {
+  backend.stub(.get("/live"), .eventStream([.data("a", id: "1"), .data("b", id: "2")], every: .zero, thenDrop: true))
+  backend.stub(.get("/live") && .header("Last-Event-ID", "2"), .eventStream([.data("c", id: "3")], every: .zero))
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:75
+func snippet_Doppel_SimulatingTheNetwork_L75() async throws {
   backend.stub(.host("cdn.example.com"), .error(.notConnectedToInternet))
   backend.stub(.get("/export"), .file(report).droppingConnection(afterBytes: 1_024))
   backend.stub(.get("/hang"), .never)
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:58
-func snippet_Doppel_SimulatingTheNetwork_L58() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:92
+func snippet_Doppel_SimulatingTheNetwork_L92() async throws {
   backend.stub(.get("/old"), .redirect(to: "/new", status: 301))
   backend.stub(.get("/new"), .json(breeds))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:76
-func snippet_Doppel_SimulatingTheNetwork_L76() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:110
+func snippet_Doppel_SimulatingTheNetwork_L110() async throws {
   backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc; Path=/"))
   backend.stub(.get("/me"), .status(401))
   backend.stub(.get("/me") && .header("Cookie", "session=abc"), .json(me))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:88
-func snippet_Doppel_SimulatingTheNetwork_L88() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:122
+func snippet_Doppel_SimulatingTheNetwork_L122() async throws {
   backend.stub(.get("/me"), .status(401))
   backend.stub(.post("/login"), .ok).setsState("loggedIn")
   backend.stub(.get("/me"), .json(me)).requiresState("loggedIn")

@@ -38,6 +38,6 @@ struct Snippet_DoppelOpenAPI_ServingAndValidating_L27 {
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:59: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:78: skipped (needs the types swift-openapi-generator makes from the reader's document)
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:93: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:112: skipped (needs the types swift-openapi-generator makes from the reader's document)
