@@ -36,6 +36,10 @@ public final class Backend: Sendable {
     var followsRedirects = true
     /// Sees every finished exchange (see ``Backend/exchangeObserver``); `nil` costs nothing.
     var exchangeObserver: (@Sendable (Exchange) -> Void)?
+    /// See ``Backend/seed``.
+    var seed: UInt64 = 0
+    /// What responses given under the unmatched policy draw from, with the seed it was made with.
+    var unmatchedRandom: (seed: UInt64, generator: SplitMix64)?
   }
 
   /// Creates an empty backend.
@@ -80,6 +84,19 @@ public final class Backend: Sendable {
   public var followsRedirects: Bool {
     get { state.withLock { $0.followsRedirects } }
     set { state.withLock { $0.followsRedirects = newValue } }
+  }
+
+  /// Where random delays and failure rates (``Response/failing(rate:with:)``) start from: the
+  /// same seed gives the same delays and the same failed requests, in the same order, so a flaky
+  /// backend can be reproduced exactly. `0` by default.
+  ///
+  /// Each stub draws from its own generator, made from this seed and the stub's registration
+  /// number at its first draw, so what one stub draws does not depend on the requests other stubs
+  /// get. Setting the seed starts every stub's draws again from the new seed. A manifest's
+  /// `"seed"` sets it.
+  public var seed: UInt64 {
+    get { state.withLock { $0.seed } }
+    set { state.withLock { $0.seed = newValue } }
   }
 
   /// The state that stateful stubs require and move (see ``StubHandle/requiresState(_:)`` and

@@ -28,6 +28,7 @@ extension ManifestReader {
   struct Document {
     var description: String?
     var unmatched: UnmatchedPolicy?
+    var seed: UInt64?
     var stubs: [ManifestStub] = []
     var scenarios: [ManifestScenario] = []
     /// Where `"scenarios"` is, for errors about scenario names.
@@ -51,6 +52,11 @@ extension ManifestReader {
     }
     if let node = fields["unmatched"] {
       document.unmatched = collecting { () throws(ManifestProblem) in try unmatched(node, fields.path("unmatched")) }
+    }
+    if let node = fields["seed"] {
+      document.seed = collecting { () throws(ManifestProblem) in
+        UInt64(try integer(node, fields.path("seed"), in: 0...Int.max, what: "a seed for random delays and failures (0 or more)"))
+      }
     }
     document.stubs = stubs(in: fields)
     if let node = fields["scenarios"] {

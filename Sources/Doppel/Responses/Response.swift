@@ -32,10 +32,11 @@ public struct Response: Sendable {
     var failure: (any Error)?
     var timing: Timing
     var cache: ResponseCache
+    var chance: Chance?
 
     init(
       status: Int, headers: HTTPHeaders, body: Body, failure: (any Error)? = nil, timing: Timing = Timing(),
-      cache: ResponseCache = ResponseCache()
+      cache: ResponseCache = ResponseCache(), chance: Chance? = nil
     ) {
       self.status = status
       self.headers = headers
@@ -43,10 +44,12 @@ public struct Response: Sendable {
       self.failure = failure
       self.timing = timing
       self.cache = cache
+      self.chance = chance
     }
 
     func copy() -> Storage {
-      Storage(status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache)
+      Storage(
+        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache, chance: chance)
     }
   }
 
@@ -87,6 +90,12 @@ public struct Response: Sendable {
     get { storage.timing }
     set { unique().timing = newValue }
   }
+  /// What is decided at random for each request (a random delay, a failure rate); `nil` for a
+  /// response that is the same every time.
+  var chance: Chance? {
+    get { storage.chance }
+    set { unique().chance = newValue }
+  }
   /// What delivering this response computed, kept for the next request. Copies share it until one
   /// of them changes what it depends on.
   var cache: ResponseCache { storage.cache }
@@ -96,7 +105,7 @@ public struct Response: Sendable {
   /// (not 204 or 304), and no failure.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
+    guard storage.failure == nil, storage.chance == nil, storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
       case .data = storage.body.source
     else { return false }
     return true
