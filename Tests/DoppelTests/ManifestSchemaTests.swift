@@ -53,6 +53,12 @@ import Testing
     #expect(try keys(schema, ["$defs", "response", "oneOf", 1]) == ["sequence", "then"])
     #expect(try keys(schema, ["$defs", "singleResponse", "properties", "chunked"]) == Set(ManifestKeys.chunked))
     #expect(try keys(schema, ["$defs", "singleResponse", "properties", "redirect"]) == Set(ManifestKeys.redirect))
+    #expect(try keys(schema, ["$defs", "response", "oneOf", 2]) == ["proxy"])
+    #expect(
+      try keys(schema, ["$defs", "response", "oneOf", 2, "properties", "proxy", "oneOf", 1]) == Set(ManifestKeys.proxy))
+    #expect(try keys(schema, ["$defs", "singleResponse", "properties", "failing"]) == Set(ManifestKeys.failing))
+    #expect(
+      try keys(schema, ["$defs", "singleResponse", "properties", "delay", "oneOf", 1]) == Set(ManifestKeys.randomDelay))
   }
 
   @Test func listsTheValuesTheLoaderKnows() throws {
@@ -61,5 +67,6 @@ import Testing
       try strings(schema, ["$defs", "response", "oneOf", 1, "properties", "then", "enum"]) == ManifestKeys.sequenceEnds)
     #expect(try strings(schema, ["$defs", "singleResponse", "properties", "error", "enum"]) == URLErrorCodeName.names)
     #expect(try strings(schema, ["properties", "unmatched", "oneOf", 0, "enum"]) == ManifestKeys.unmatchedPolicies)
+    #expect(try strings(schema, ["$defs", "singleResponse", "properties", "fault", "enum"]) == ManifestKeys.faults)
   }
 }

@@ -211,13 +211,14 @@ extension Backend {
   /// `response` as decided for one request, with the stub's generator (or for an unmatched
   /// request, the backend's own).
   private func decide(_ response: Response, stub: StubHandle?) -> Response {
-    if let stub { return stub.decide(response, backendSeed: seed) }
+    let (seed, epoch) = state.withLock { ($0.seed, $0.seedEpoch) }
+    if let stub { return stub.decide(response, seed: seed, epoch: epoch) }
     return state.withLock { state in
       var generator =
-        state.unmatchedRandom.flatMap { $0.seed == state.seed ? $0.generator : nil }
-        ?? SplitMix64(seed: StubHandle.seed(backend: state.seed, order: -1))
+        state.unmatchedRandom.flatMap { $0.epoch == epoch ? $0.generator : nil }
+        ?? SplitMix64(seed: StubHandle.seed(backend: seed, order: -1))
       let decided = response.decided(&generator)
-      state.unmatchedRandom = (state.seed, generator)
+      state.unmatchedRandom = (epoch, generator)
       return decided
     }
   }

@@ -38,8 +38,10 @@ public final class Backend: Sendable {
     var exchangeObserver: (@Sendable (Exchange) -> Void)?
     /// See ``Backend/seed``.
     var seed: UInt64 = 0
-    /// What responses given under the unmatched policy draw from, with the seed it was made with.
-    var unmatchedRandom: (seed: UInt64, generator: SplitMix64)?
+    /// Changes each time the seed is set, so that generators made before start again.
+    var seedEpoch = 0
+    /// What responses given under the unmatched policy draw from, with the epoch it was made in.
+    var unmatchedRandom: (epoch: Int, generator: SplitMix64)?
   }
 
   /// Creates an empty backend.
@@ -96,7 +98,12 @@ public final class Backend: Sendable {
   /// `"seed"` sets it.
   public var seed: UInt64 {
     get { state.withLock { $0.seed } }
-    set { state.withLock { $0.seed = newValue } }
+    set {
+      state.withLock { state in
+        state.seed = newValue
+        state.seedEpoch += 1
+      }
+    }
   }
 
   /// The state that stateful stubs require and move (see ``StubHandle/requiresState(_:)`` and

@@ -104,6 +104,7 @@ struct Proxy: Sendable {
   ///
   /// - Returns: the response, and a problem recording it (the response is given all the same).
   func forward(_ request: Request, session: URLSession) async -> (Response, DoppelError?) {
+    if let problem { return (.error(problem), nil) }
     guard let outgoing = upstreamRequest(for: request) else {
       return (.error(DoppelError("The request \(request) cannot be forwarded to \(upstream.absoluteString).")), nil)
     }

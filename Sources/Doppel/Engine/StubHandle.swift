@@ -59,9 +59,9 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     /// What ``requiresState(_:)``, ``setsState(_:)`` and the expectations set; `nil` for a stub
     /// that has none.
     var settings: Settings?
-    /// The generator a response's random parts draw from, made at the first draw from the
-    /// backend's seed it was made with.
-    var random: (seed: UInt64, generator: SplitMix64)?
+    /// The generator a response's random parts draw from, made at the first draw after the
+    /// backend's seed was set (its epoch).
+    var random: (epoch: Int, generator: SplitMix64)?
   }
 
   /// The stub's rarely set options, kept out of line and replaced as a whole when one changes.
@@ -290,15 +290,16 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     withState { $0.lastAnswer = answer }
   }
 
-  /// `response` as decided for one request with the stub's generator, which starts from
-  /// `backendSeed` and the stub's registration number (and starts again when the seed changes).
-  func decide(_ response: Response, backendSeed: UInt64) -> Response {
+  /// `response` as decided for one request with the stub's generator, which starts from the
+  /// backend's `seed` and the stub's registration number, and starts again when the backend's seed
+  /// is set (a new `epoch`).
+  func decide(_ response: Response, seed: UInt64, epoch: Int) -> Response {
     withState { state in
       var generator =
-        state.random.flatMap { $0.seed == backendSeed ? $0.generator : nil }
-        ?? SplitMix64(seed: Self.seed(backend: backendSeed, order: order))
+        state.random.flatMap { $0.epoch == epoch ? $0.generator : nil }
+        ?? SplitMix64(seed: Self.seed(backend: seed, order: order))
       let decided = response.decided(&generator)
-      state.random = (backendSeed, generator)
+      state.random = (epoch, generator)
       return decided
     }
   }
