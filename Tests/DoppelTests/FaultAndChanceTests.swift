@@ -45,7 +45,8 @@ import Testing
     } catch let error as URLError {
       #expect(error.localizedDescription == "Empty reply from server (Response.fault(.emptyResponse)).")
     }
-    #expect(Fault.allFaults.map(\.name) == ["emptyResponse", "malformedChunk", "randomBytesThenClose", "connectionReset"])
+    #expect(
+      Fault.allFaults.map(\.name) == ["emptyResponse", "malformedChunk", "randomBytesThenClose", "connectionReset"])
     #expect("\(Fault.malformedChunk)" == ".malformedChunk")
   }
 

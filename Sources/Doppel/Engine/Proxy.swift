@@ -128,7 +128,8 @@ struct Proxy: Sendable {
     let recorded = Request(outgoing)
     let entry: HAREntry
     if let failure = response.error {
-      entry = HAREntry(request: recorded, error: failure, startedAt: started, duration: Date().timeIntervalSince(started))
+      entry = HAREntry(
+        request: recorded, error: failure, startedAt: started, duration: Date().timeIntervalSince(started))
     } else {
       do {
         entry = try HAREntry(

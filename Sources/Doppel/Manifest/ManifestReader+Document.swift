@@ -55,7 +55,9 @@ extension ManifestReader {
     }
     if let node = fields["seed"] {
       document.seed = collecting { () throws(ManifestProblem) in
-        UInt64(try integer(node, fields.path("seed"), in: 0...Int.max, what: "a seed for random delays and failures (0 or more)"))
+        UInt64(
+          try integer(
+            node, fields.path("seed"), in: 0...Int.max, what: "a seed for random delays and failures (0 or more)"))
       }
     }
     document.stubs = stubs(in: fields)

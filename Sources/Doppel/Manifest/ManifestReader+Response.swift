@@ -143,8 +143,11 @@ extension ManifestReader {
         )
       }
       let failure = try self.response(
-        object(with, failingPath + "with", known: ManifestKeys.failingResponse, what: "the response of failed requests"))
-      response = response.failing(rate: try number(rate, failingPath + "rate", in: 0...1, what: "a share of requests from 0 to 1, such as 0.2"), with: failure)
+        object(with, failingPath + "with", known: ManifestKeys.failingResponse, what: "the response of failed requests")
+      )
+      response = response.failing(
+        rate: try number(rate, failingPath + "rate", in: 0...1, what: "a share of requests from 0 to 1, such as 0.2"),
+        with: failure)
     }
     return response
   }
@@ -152,14 +155,19 @@ extension ManifestReader {
   /// A random delay: `{"uniform": {"min": "50ms", "max": "400ms"}}` or
   /// `{"lognormal": {"median": "120ms", "sigma": 0.6}}`.
   private func randomDelay(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> RandomDelay {
-    let example = "{\"uniform\": {\"min\": \"50ms\", \"max\": \"400ms\"}} or {\"lognormal\": {\"median\": \"120ms\", \"sigma\": 0.6}}"
+    let example =
+      "{\"uniform\": {\"min\": \"50ms\", \"max\": \"400ms\"}} or {\"lognormal\": {\"median\": \"120ms\", \"sigma\": 0.6}}"
     let fields = try object(node, path, known: ManifestKeys.randomDelay, what: "a random delay (\(example))")
     try requireAtMostOne(ManifestKeys.randomDelay, in: fields, "a delay has one distribution; keep one.")
     if let uniform = fields["uniform"] {
       let uniformPath = path + "uniform"
-      let bounds = try object(uniform, uniformPath, known: ManifestKeys.uniformDelay, what: "bounds ({\"min\": \"50ms\", \"max\": \"400ms\"})")
+      let bounds = try object(
+        uniform, uniformPath, known: ManifestKeys.uniformDelay, what: "bounds ({\"min\": \"50ms\", \"max\": \"400ms\"})"
+      )
       guard let min = bounds["min"], let max = bounds["max"] else {
-        throw error(uniform, uniformPath, "a uniform delay needs both \"min\" and \"max\", for example {\"min\": \"50ms\", \"max\": \"400ms\"}.")
+        throw error(
+          uniform, uniformPath,
+          "a uniform delay needs both \"min\" and \"max\", for example {\"min\": \"50ms\", \"max\": \"400ms\"}.")
       }
       let low = try duration(min, uniformPath + "min")
       let high = try duration(max, uniformPath + "max")
@@ -170,9 +178,14 @@ extension ManifestReader {
     }
     if let lognormal = fields["lognormal"] {
       let lognormalPath = path + "lognormal"
-      let settings = try object(lognormal, lognormalPath, known: ManifestKeys.lognormalDelay, what: "a lognormal delay ({\"median\": \"120ms\", \"sigma\": 0.6})")
+      let settings = try object(
+        lognormal, lognormalPath, known: ManifestKeys.lognormalDelay,
+        what: "a lognormal delay ({\"median\": \"120ms\", \"sigma\": 0.6})")
       guard let median = settings["median"], let sigma = settings["sigma"] else {
-        throw error(lognormal, lognormalPath, "a lognormal delay needs both \"median\" (a duration) and \"sigma\" (the spread, such as 0.6), for example {\"median\": \"120ms\", \"sigma\": 0.6}.")
+        throw error(
+          lognormal, lognormalPath,
+          "a lognormal delay needs both \"median\" (a duration) and \"sigma\" (the spread, such as 0.6), for example {\"median\": \"120ms\", \"sigma\": 0.6}."
+        )
       }
       return .lognormal(
         median: try duration(median, lognormalPath + "median"),
@@ -184,7 +197,8 @@ extension ManifestReader {
   /// `"proxy": "https://api.example.com"`, or `{"to": "https://api.example.com", "record": "api.har"}`
   /// (the cassette relative to the manifest's directory).
   private func proxy(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Responder {
-    let example = "\"https://api.example.com\", or {\"to\": \"https://api.example.com\", \"record\": \"cassettes/api.har\"}"
+    let example =
+      "\"https://api.example.com\", or {\"to\": \"https://api.example.com\", \"record\": \"cassettes/api.har\"}"
     var toNode = node
     var toPath = path
     var cassette: URL?
@@ -196,7 +210,8 @@ extension ManifestReader {
       toNode = to
       toPath = path + "to"
       if let record = fields["record"] {
-        let relative = try nonEmptyString(record, path + "record", what: "a cassette file path relative to the manifest")
+        let relative = try nonEmptyString(
+          record, path + "record", what: "a cassette file path relative to the manifest")
         cassette =
           (relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative))
           .standardizedFileURL

@@ -82,7 +82,9 @@ struct Chance: Sendable {
     if let failure {
       // Drawn for every request, so the delays that follow do not depend on the outcome.
       let fails = generator.nextUnit() < failure.rate
-      if fails { return failure.response.chance.map { $0.decide(for: failure.response, &generator) } ?? failure.response }
+      if fails {
+        return failure.response.chance.map { $0.decide(for: failure.response, &generator) } ?? failure.response
+      }
     }
     if let delay { decided.timing.delay = delay.draw(&generator) }
     return decided

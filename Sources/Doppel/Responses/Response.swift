@@ -105,7 +105,8 @@ public struct Response: Sendable {
   /// (not 204 or 304), and no failure.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.chance == nil, storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
+    guard storage.failure == nil, storage.chance == nil, storage.status != 204, storage.status != 304,
+      (100...599).contains(storage.status),
       case .data = storage.body.source
     else { return false }
     return true

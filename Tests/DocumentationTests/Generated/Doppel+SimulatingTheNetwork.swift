@@ -33,28 +33,56 @@ func snippet_Doppel_SimulatingTheNetwork_L12() async throws {
   _ = load
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:41
-func snippet_Doppel_SimulatingTheNetwork_L41() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:44
+func snippet_Doppel_SimulatingTheNetwork_L44() async throws {
   backend.stub(.host("cdn.example.com"), .error(.notConnectedToInternet))
   backend.stub(.get("/export"), .file(report).droppingConnection(afterBytes: 1_024))
   backend.stub(.get("/hang"), .never)
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:58
-func snippet_Doppel_SimulatingTheNetwork_L58() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:66
+func snippet_Doppel_SimulatingTheNetwork_L66() async throws {
+  backend.stub(.get("/breeds"), .fault(.emptyResponse))
+  backend.stub(.get("/feed"), .fault(.malformedChunk))
+  backend.stub(.get("/legacy"), .fault(.randomBytesThenClose))
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:89
+func snippet_Doppel_SimulatingTheNetwork_L89() async throws {
+  let backend = Backend(clock: ManualClock())
+  backend.seed = 42
+  backend.stub(
+    .get("https://api.example.com/breeds"),
+    .json(breeds)
+      .delayed(by: .lognormal(median: .milliseconds(120), sigma: 0.6))
+      .failing(rate: 0.2, with: .status(503)))
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = backend
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:110
+func snippet_Doppel_SimulatingTheNetwork_L110() async throws {
+  backend.stub(.any, .status(404))
+  backend.stub(
+    .get("https://api.example.com/weather/{city}"),
+    .proxy(to: URL(string: "https://weather.example.com/v2")!, recordingTo: cassetteURL))
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:121
+func snippet_Doppel_SimulatingTheNetwork_L121() async throws {
   backend.stub(.get("/old"), .redirect(to: "/new", status: 301))
   backend.stub(.get("/new"), .json(breeds))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:76
-func snippet_Doppel_SimulatingTheNetwork_L76() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:139
+func snippet_Doppel_SimulatingTheNetwork_L139() async throws {
   backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc; Path=/"))
   backend.stub(.get("/me"), .status(401))
   backend.stub(.get("/me") && .header("Cookie", "session=abc"), .json(me))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:88
-func snippet_Doppel_SimulatingTheNetwork_L88() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:151
+func snippet_Doppel_SimulatingTheNetwork_L151() async throws {
   backend.stub(.get("/me"), .status(401))
   backend.stub(.post("/login"), .ok).setsState("loggedIn")
   backend.stub(.get("/me"), .json(me)).requiresState("loggedIn")

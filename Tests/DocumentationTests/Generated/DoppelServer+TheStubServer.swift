@@ -31,9 +31,9 @@ func snippet_DoppelServer_TheStubServer_L90() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:156
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:188
 #if Server
-func snippet_DoppelServer_TheStubServer_L156() async throws {
+func snippet_DoppelServer_TheStubServer_L188() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -42,9 +42,9 @@ func snippet_DoppelServer_TheStubServer_L156() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:202
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:234
 #if Server
-func snippet_DoppelServer_TheStubServer_L202() async throws {
+func snippet_DoppelServer_TheStubServer_L234() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
