@@ -12,8 +12,9 @@ struct ManifestStub: Sendable {
   var setsState: String?
   /// The state machine those states belong to; `nil` for the main one.
   var stateMachine: String?
-  /// For a response with `"template": true`: what fills it in for each request.
-  var template: ResponseTemplate?
+  /// For a response (or responses of a sequence) with `"template": true`: what fills it in for
+  /// each request.
+  var template: StubTemplate?
 }
 
 /// A named set of stubs layered over the base stubs.
