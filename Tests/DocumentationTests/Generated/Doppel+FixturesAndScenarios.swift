@@ -24,8 +24,8 @@ func snippet_Doppel_FixturesAndScenarios_L15() async throws {
   _ = model
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:172
-func snippet_Doppel_FixturesAndScenarios_L172() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:175
+func snippet_Doppel_FixturesAndScenarios_L175() async throws {
   let empty = try Backend(manifest: manifest, scenario: "empty")  // chosen in code
   let base = try Backend(manifest: manifest, scenario: .base)     // the base stubs only
   let chosen = try Backend(manifest: manifest)                    // .automatic: from the environment
@@ -35,15 +35,15 @@ func snippet_Doppel_FixturesAndScenarios_L172() async throws {
   _ = chosen
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:248
-func snippet_Doppel_FixturesAndScenarios_L248() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:251
+func snippet_Doppel_FixturesAndScenarios_L251() async throws {
   let requester = BreedRequester(session: backend.session, url: breedsURL)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:257
-func snippet_Doppel_FixturesAndScenarios_L257() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:260
+func snippet_Doppel_FixturesAndScenarios_L260() async throws {
   struct BreedRequester {
     let loader: any HTTPDataLoading
     func breeds() async throws -> [Breed] {
@@ -59,22 +59,22 @@ func snippet_Doppel_FixturesAndScenarios_L257() async throws {
   _ = test
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:273
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:276
 protocol DataLoading: Sendable {
   func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }
 extension URLSession: DataLoading {}
 extension BackendDataLoader: DataLoading {}  // in the test target
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:284
-func snippet_Doppel_FixturesAndScenarios_L284() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:287
+func snippet_Doppel_FixturesAndScenarios_L287() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:292
-func snippet_Doppel_FixturesAndScenarios_L292() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:295
+func snippet_Doppel_FixturesAndScenarios_L295() async throws {
   struct BreedLoader {
     let loadData: @Sendable (URL) async throws -> Data
 
