@@ -179,7 +179,9 @@ extension Backend {
     _ response: Response, for request: Request, stub: StubHandle?, entry slot: JournalSlot?, _ context: Context,
     unmatchedReport: String? = nil
   ) -> Playback {
-    let response = response.chance == nil ? response : decide(response, stub: stub)
+    var response = response
+    if let template = response.template { response = template.render(response, for: request, now: templateNow) }
+    if response.chance != nil { response = decide(response, stub: stub) }
     let delivery = Delivery.make(response, for: request)
     let outcome: JournalEntry.Outcome
     switch delivery {

@@ -23,6 +23,9 @@ public final class Backend: Sendable {
   /// The current states of the backend's state machines (see ``StubHandle/requiresState(_:)``).
   let machine = Locked(StateMachines())
   let clockBox: ClockBox
+  /// The wall-clock time the backend was made, and the time since on its clock: what templates'
+  /// `now` is.
+  private let started: (date: Date, elapsed: ElapsedTime)
   /// The identity `URLSession` requests use to find this backend (see ``configuration``).
   let id: UInt32
 
@@ -67,6 +70,7 @@ public final class Backend: Sendable {
         journal: JournalStorage(limit: journalLimit.map { max($0, 1) }), unmatchedPolicy: unmatched,
         issueReporter: issueReporter))
     clockBox = ClockBox(clock: clock)
+    started = (Date(), ElapsedTime(clock))
     id = BackendRegistry.shared.reserve()
     BackendRegistry.shared.attach(self)
   }
@@ -76,6 +80,9 @@ public final class Backend: Sendable {
     // invalidated session is a fatal error. Its requests fail with a clear error instead.
     BackendRegistry.shared.unregister(id)
   }
+
+  /// The time templated responses fill in as `now`: the backend's start, advanced by its clock.
+  var templateNow: Date { started.date.addingTimeInterval(started.elapsed.seconds()) }
 
   /// The clock delays, pacing and timeouts run on.
   public var clock: any Clock<Duration> { clockBox.clock }

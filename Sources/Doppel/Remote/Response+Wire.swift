@@ -11,8 +11,20 @@ extension Response {
   ///   error other than a `URLError`, a body that could not be built.
   package func manifestResponse() throws(DoppelError) -> JSONValue {
     let fixed = try fixedManifestResponse()
-    guard let chance, case .object(var object) = fixed else { return fixed }
-    do {
+    guard chance != nil || template != nil, case .object(var object) = fixed else { return fixed }
+    if let mark = template {
+      let seed = mark.template.seed
+      object["template"] = seed == 0 ? true : ["seed": .number(Double(seed))]
+      // A JSON body goes as "json", so that values are escaped as they are here.
+      if mark.template.escapesJSON, case .string(let text)? = object["text"],
+        let json = try? JSONValue(parsing: Data(text.utf8))
+      {
+        object["text"] = nil
+        object["json"] = json
+        if case .string(let type)? = object["contentType"], type == "application/json" { object["contentType"] = nil }
+      }
+    }
+    if let chance {
       if let delay = chance.delay {
         switch delay.kind {
         case .uniform(let min, let max):

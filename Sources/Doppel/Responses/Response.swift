@@ -33,10 +33,11 @@ public struct Response: Sendable {
     var timing: Timing
     var cache: ResponseCache
     var chance: Chance?
+    var template: TemplateMark?
 
     init(
       status: Int, headers: HTTPHeaders, body: Body, failure: (any Error)? = nil, timing: Timing = Timing(),
-      cache: ResponseCache = ResponseCache(), chance: Chance? = nil
+      cache: ResponseCache = ResponseCache(), chance: Chance? = nil, template: TemplateMark? = nil
     ) {
       self.status = status
       self.headers = headers
@@ -45,11 +46,13 @@ public struct Response: Sendable {
       self.timing = timing
       self.cache = cache
       self.chance = chance
+      self.template = template
     }
 
     func copy() -> Storage {
       Storage(
-        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache, chance: chance)
+        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache, chance: chance,
+        template: template)
     }
   }
 
@@ -96,6 +99,11 @@ public struct Response: Sendable {
     get { storage.chance }
     set { unique().chance = newValue }
   }
+  /// For a response made with ``templated(seed:)``: what fills it in for each request.
+  var template: TemplateMark? {
+    get { storage.template }
+    set { unique().template = newValue }
+  }
   /// What delivering this response computed, kept for the next request. Copies share it until one
   /// of them changes what it depends on.
   var cache: ResponseCache { storage.cache }
@@ -105,7 +113,8 @@ public struct Response: Sendable {
   /// (not 204 or 304), and no failure.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.chance == nil, storage.status != 204, storage.status != 304,
+    guard storage.failure == nil, storage.chance == nil, storage.template == nil, storage.status != 204,
+      storage.status != 304,
       (100...599).contains(storage.status),
       case .data = storage.body.source
     else { return false }

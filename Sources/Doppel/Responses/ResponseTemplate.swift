@@ -130,14 +130,16 @@ struct ResponseTemplate: Sendable {
     }
   }
 
-  func render(_ request: Request, now: Date, generator: Locked<SplitMix64>) -> Response {
-    var response = base
+  /// The response for `request`: `onto` (by default the template's base) with the body and
+  /// header values filled in.
+  func render(_ request: Request, now: Date, generator: Locked<SplitMix64>, onto: Response? = nil) -> Response {
+    var response = onto ?? base
     if let body {
       response.body.source = .data(Data(fill(body, request, now, generator, json: escapesJSON).utf8))
     }
     if !headers.isEmpty {
       var filled = HTTPHeaders()
-      for field in base.headers where !headers.contains(where: { $0.name == field.name }) {
+      for field in response.headers where !headers.contains(where: { $0.name == field.name }) {
         filled.add(field.name, field.value)
       }
       for (name, pieces) in headers { filled.add(name, fill(pieces, request, now, generator, json: false)) }

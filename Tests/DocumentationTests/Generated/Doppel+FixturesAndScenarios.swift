@@ -24,8 +24,15 @@ func snippet_Doppel_FixturesAndScenarios_L15() async throws {
   _ = model
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:175
-func snippet_Doppel_FixturesAndScenarios_L175() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:169
+func snippet_Doppel_FixturesAndScenarios_L169() async throws {
+  backend.stub(
+    .get("https://api.example.com/users/{id}"),
+    Response.json(raw: #"{"id": "{{path.id}}", "seen": "{{now}}"}"#).templated())
+}
+
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:185
+func snippet_Doppel_FixturesAndScenarios_L185() async throws {
   let empty = try Backend(manifest: manifest, scenario: "empty")  // chosen in code
   let base = try Backend(manifest: manifest, scenario: .base)     // the base stubs only
   let chosen = try Backend(manifest: manifest)                    // .automatic: from the environment
@@ -35,15 +42,15 @@ func snippet_Doppel_FixturesAndScenarios_L175() async throws {
   _ = chosen
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:251
-func snippet_Doppel_FixturesAndScenarios_L251() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:261
+func snippet_Doppel_FixturesAndScenarios_L261() async throws {
   let requester = BreedRequester(session: backend.session, url: breedsURL)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:260
-func snippet_Doppel_FixturesAndScenarios_L260() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:270
+func snippet_Doppel_FixturesAndScenarios_L270() async throws {
   struct BreedRequester {
     let loader: any HTTPDataLoading
     func breeds() async throws -> [Breed] {
@@ -59,22 +66,22 @@ func snippet_Doppel_FixturesAndScenarios_L260() async throws {
   _ = test
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:276
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:286
 protocol DataLoading: Sendable {
   func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }
 extension URLSession: DataLoading {}
 extension BackendDataLoader: DataLoading {}  // in the test target
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:287
-func snippet_Doppel_FixturesAndScenarios_L287() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:297
+func snippet_Doppel_FixturesAndScenarios_L297() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:295
-func snippet_Doppel_FixturesAndScenarios_L295() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:305
+func snippet_Doppel_FixturesAndScenarios_L305() async throws {
   struct BreedLoader {
     let loadData: @Sendable (URL) async throws -> Data
 
