@@ -173,6 +173,18 @@
       timerDue = .distantFuture
     }
 
+    /// Sends `bytes` as they are (past the HTTP encoder: a fault's bytes are not a valid response),
+    /// then closes the connection. Nothing more is read.
+    func sendRawThenClose(_ bytes: [UInt8]) {
+      guard let context else { return }
+      phase = .timedOut
+      cancelTimer()
+      let boundContext = context.loopBound
+      context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
+        boundContext.value.close(promise: nil)
+      }
+    }
+
     /// Answers 408 and closes: the output at once, the connection when the client stops sending
     /// or after the linger time (closing with unread input would reset the connection, and the
     /// client could lose the answer).

@@ -116,8 +116,11 @@
           core.configuration.unmatchedStatus, report, extraHeaders: [("X-Doppel-Unmatched", "1")], context: context)
       case .reset:
         reset(context)
-      case .connectionLost:
+      case .connectionLost, .emptyResponse:
         close(context)
+      case .malformedChunk(let bytes), .randomBytes(let bytes):
+        state = .closing
+        timeouts.sendRawThenClose(bytes)
       case .timedOut:
         state = .silent
       case .problem(let message):
@@ -193,6 +196,12 @@
         notes.append("connection reset")
       case .connectionLost:
         notes.append("connection closed without a response")
+      case .emptyResponse:
+        notes.append("fault: empty response (connection closed before any byte)")
+      case .malformedChunk:
+        notes.append("fault: malformed chunk, then connection closed")
+      case .randomBytes(let bytes):
+        notes.append("fault: \(bytes.count) random bytes, then connection closed")
       case .timedOut:
         notes.append("no response (timed out)")
       case .problem(let message):

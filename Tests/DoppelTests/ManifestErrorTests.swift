@@ -12,11 +12,11 @@ import Testing
     arguments: [
       (
         #"{"stubs": [{"request": "/a", "response": {"stauts": 200}}]}"#,
-        #"1:43: stubs[0].response: unknown key "stauts". Did you mean "status"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."#
+        #"1:43: stubs[0].response: unknown key "stauts". Did you mean "status"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop, fault, failing, proxy."#
       ),
       (
         "{\n  \"stub\": []\n}",
-        #"2:3: unknown key "stub". Did you mean "stubs"? The keys of a manifest are: $schema, description, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
+        #"2:3: unknown key "stub". Did you mean "stubs"? The keys of a manifest are: $schema, description, seed, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
       ),
       (
         #"{"stubs": [{"request": {"url": "/a", "methd": "GET"}, "response": {}}]}"#,
@@ -132,7 +132,7 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"sequence": [{"sequence": []}]}}]}"#,
-        #"1:57: stubs[0].response.sequence[0]: unknown key "sequence". The keys of a response of a sequence are: status, headers, json, text, file, contentType, error, redirect, never, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."#
+        #"1:57: stubs[0].response.sequence[0]: unknown key "sequence". The keys of a response of a sequence are: status, headers, json, text, file, contentType, error, redirect, never, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop, fault, failing."#
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"sequence": [{}], "then": "loop"}}]}"#,
@@ -156,7 +156,7 @@ import Testing
       ),
       (
         #"{"scenarios": {"empty": {"stubs": [{"request": "/a", "response": {"txt": "x"}}]}}}"#,
-        #"1:67: scenarios.empty.stubs[0].response: unknown key "txt". Did you mean "text"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."#
+        #"1:67: scenarios.empty.stubs[0].response: unknown key "txt". Did you mean "text"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop, fault, failing, proxy."#
       ),
       (
         #"{"scenarios": {"": {}}}"#,

@@ -20,7 +20,7 @@ import Testing
       }
       """
     let keys =
-      "The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop."
+      "The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop, fault, failing, proxy."
     let file = "/project/Fixtures/doppel.json"
     #expect(
       manifestError(json).split(separator: "\n").map(String.init) == [
@@ -48,7 +48,7 @@ import Testing
     let url = URL(fileURLWithPath: "Fixtures/doppel.json")
     #expect(
       throws: DoppelError(
-        #"Fixtures/doppel.json:1:2: unknown key "x". The keys of a manifest are: $schema, description, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
+        #"Fixtures/doppel.json:1:2: unknown key "x". The keys of a manifest are: $schema, description, seed, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
       )
     ) {
       try Manifest(data: Data(#"{"x": 1}"#.utf8), url: url)

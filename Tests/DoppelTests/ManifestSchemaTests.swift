@@ -58,6 +58,12 @@ import Testing
     #expect(try keys(schema, ["$defs", "request", "oneOf", 1, "properties", "graphql"]) == Set(ManifestKeys.graphQL))
     #expect(
       try keys(schema, ["$defs", "singleResponse", "properties", "events", "items"]) == Set(ManifestKeys.event))
+    #expect(try keys(schema, ["$defs", "response", "oneOf", 2]) == ["proxy"])
+    #expect(
+      try keys(schema, ["$defs", "response", "oneOf", 2, "properties", "proxy", "oneOf", 1]) == Set(ManifestKeys.proxy))
+    #expect(try keys(schema, ["$defs", "singleResponse", "properties", "failing"]) == Set(ManifestKeys.failing))
+    #expect(
+      try keys(schema, ["$defs", "singleResponse", "properties", "delay", "oneOf", 1]) == Set(ManifestKeys.randomDelay))
   }
 
   @Test func listsTheValuesTheLoaderKnows() throws {
@@ -66,5 +72,6 @@ import Testing
       try strings(schema, ["$defs", "response", "oneOf", 1, "properties", "then", "enum"]) == ManifestKeys.sequenceEnds)
     #expect(try strings(schema, ["$defs", "singleResponse", "properties", "error", "enum"]) == URLErrorCodeName.names)
     #expect(try strings(schema, ["properties", "unmatched", "oneOf", 0, "enum"]) == ManifestKeys.unmatchedPolicies)
+    #expect(try strings(schema, ["$defs", "singleResponse", "properties", "fault", "enum"]) == ManifestKeys.faults)
   }
 }

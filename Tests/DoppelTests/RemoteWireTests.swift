@@ -89,11 +89,6 @@ import Testing
         "A response body of 2 bytes that is not UTF-8 text cannot be sent to a stub server: a manifest body is text, JSON or a file. Write the bytes to a file and use .file(_:)."
       )
     ) { try Response.data(Data([0xFF, 0xFE])).manifestResponse() }
-    #expect(
-      throws: DoppelError(
-        "Response.resettingConnection cannot be sent to a stub server: a manifest has no connection reset. Use .error(.networkConnectionLost), or .droppingConnection(afterBytes: 0)."
-      )
-    ) { try Response.resettingConnection.manifestResponse() }
   }
 
   @Test func responsesAreSentAsTheManifestWritesThem() throws {

@@ -99,4 +99,47 @@ import Testing
       try backend(#"{"request": "/x", "response": {"template": true, "file": "\#(fixture.path)"}}"#)
     }
   }
+
+  @Test func responsesOfASequenceCanBeTemplated() async throws {
+    let backend = try backend(
+      #"""
+      {"request": "GET /users/{id}", "response": {"then": "cycle", "sequence": [
+        {"template": true, "text": "first {{path.id}}", "headers": {"X-Call": "{{query.n}}"}},
+        {"status": 202, "text": "second {{path.id}}"},
+        {"template": {"seed": 1}, "json": {"id": "{{path.id}}"}, "failing": {"rate": 0, "with": {"status": 500}}}]}}
+      """#)
+    var bodies: [String] = []
+    for call in 1...4 {
+      let (body, response) = try await backend.send(.get, "https://a.com/users/7?n=\(call)")
+      bodies.append("\(response.statusCode) \(body) \(response.value(forHTTPHeaderField: "X-Call") ?? "-")")
+    }
+    #expect(bodies == ["200 first 7 1", "202 second {{path.id}} -", #"200 {"id":"7"} -"#, "200 first 7 4"])
+  }
+
+  @Test func aTemplatedSequenceThatRunsOutFails() async throws {
+    let backend = try backend(
+      #"{"request": "/once", "response": {"then": "fail", "sequence": [{"template": true, "text": "{{method}}"}]}}"#)
+    #expect(try await backend.send(.get, "https://a.com/once").body == "GET")
+    do {
+      _ = try await backend.respond(to: URLRequest(url: URL(string: "https://a.com/once")!))
+      Issue.record("expected the sequence to run out")
+    } catch let error as DoppelError {
+      #expect(
+        error.message
+          == #"The stub answered all 1 responses of its sequence; this was call 2. Add responses, or write "then": "repeatLast" or "cycle"."#
+      )
+    }
+  }
+
+  @Test func aMistakeInATemplatedSequenceIsReportedWhereItIsWritten() {
+    #expect(
+      throws: DoppelError(
+        #"/tmp/doppel.json:1:106: stubs[0].response.sequence[1].text: unknown template variable "{{pth.id}}". Did you mean "path"? The variables are: method, url, path, body, path.NAME, query.NAME, header.NAME, json./POINTER, now, now.FORMAT, uuid, random, random.MIN-MAX."#
+      )
+    ) {
+      try backend(
+        #"{"request": "/x/{id}", "response": {"sequence": [{"text": "a"}, {"template": true, "text": "b {{pth.id}}"}]}}"#
+      )
+    }
+  }
 }

@@ -104,6 +104,15 @@ extension Backend {
     if let response = stub.responder.immediate(call: claim.call, stub: stub) {
       return .now(finish(response, for: request, stub: stub, entry: nil, context))
     }
+    if case .proxy(let proxy) = stub.responder.kind {
+      let entry = journal(JournalEntry(request: request, stub: stub))
+      let session = passthroughSession
+      return .later { [self] in
+        let (response, problem) = await proxy.forward(request, session: session)
+        if let problem { issueReporter.report(DoppelIssue(problem.message, location: stub.location)) }
+        return finish(response, for: request, stub: stub, entry: entry, context)
+      }
+    }
     guard case .handler(let handler) = stub.responder.kind else {
       return .now(finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
     }
@@ -170,6 +179,9 @@ extension Backend {
     _ response: Response, for request: Request, stub: StubHandle?, entry slot: JournalSlot?, _ context: Context,
     unmatchedReport: String? = nil
   ) -> Playback {
+    var response = response
+    if let template = response.template { response = template.render(response, for: request, now: templateNow) }
+    if response.chance != nil { response = decide(response, stub: stub) }
     let delivery = Delivery.make(response, for: request)
     let outcome: JournalEntry.Outcome
     switch delivery {
@@ -198,6 +210,21 @@ extension Backend {
     return Playback(
       delivery: delivery, timing: response.timing, stub: stub, unmatchedReport: unmatchedReport,
       webSocket: response.webSocket == nil ? nil : response)
+  }
+
+  /// `response` as decided for one request, with the stub's generator (or for an unmatched
+  /// request, the backend's own).
+  private func decide(_ response: Response, stub: StubHandle?) -> Response {
+    let (seed, epoch) = state.withLock { ($0.seed, $0.seedEpoch) }
+    if let stub { return stub.decide(response, seed: seed, epoch: epoch) }
+    return state.withLock { state in
+      var generator =
+        state.unmatchedRandom.flatMap { $0.epoch == epoch ? $0.generator : nil }
+        ?? SplitMix64(seed: StubHandle.seed(backend: seed, order: -1))
+      let decided = response.decided(&generator)
+      state.unmatchedRandom = (epoch, generator)
+      return decided
+    }
   }
 
   /// Journals a request answered with an answer its stub built before for the same URL.
@@ -231,7 +258,8 @@ extension Backend {
     }
   }
 
-  /// The session unmatched requests go through under ``UnmatchedPolicy/passthrough``. It does not
+  /// The session unmatched requests go through under ``UnmatchedPolicy/passthrough``, and proxying
+  /// stubs' requests (``Responder/proxy(to:recordingTo:redaction:)``). It does not
   /// follow redirects: a redirect comes back as it is and the backend follows it as it follows a
   /// stub's (or leaves it to the client, through the stub server), so each hop is journaled, and
   /// recorded, on its own.

@@ -23,6 +23,9 @@ public final class Backend: Sendable {
   /// The current states of the backend's state machines (see ``StubHandle/requiresState(_:)``).
   let machine = Locked(StateMachines())
   let clockBox: ClockBox
+  /// The wall-clock time the backend was made, and the time since on its clock: what templates'
+  /// `now` is.
+  private let started: (date: Date, elapsed: ElapsedTime)
   /// The identity `URLSession` requests use to find this backend (see ``configuration``).
   let id: UInt32
 
@@ -39,6 +42,12 @@ public final class Backend: Sendable {
     /// What happened on upgraded WebSocket connections (see ``Backend/webSocketEvents``).
     var webSocketEvents: [WebSocketEvent] = []
     var webSocketConnections = 0
+    /// See ``Backend/seed``.
+    var seed: UInt64 = 0
+    /// Changes each time the seed is set, so that generators made before start again.
+    var seedEpoch = 0
+    /// What responses given under the unmatched policy draw from, with the epoch it was made in.
+    var unmatchedRandom: (epoch: Int, generator: SplitMix64)?
   }
 
   /// Creates an empty backend.
@@ -64,6 +73,7 @@ public final class Backend: Sendable {
         journal: JournalStorage(limit: journalLimit.map { max($0, 1) }), unmatchedPolicy: unmatched,
         issueReporter: issueReporter))
     clockBox = ClockBox(clock: clock)
+    started = (Date(), ElapsedTime(clock))
     id = BackendRegistry.shared.reserve()
     BackendRegistry.shared.attach(self)
   }
@@ -74,6 +84,9 @@ public final class Backend: Sendable {
     BackendRegistry.shared.unregister(id)
   }
 
+  /// The time templated responses fill in as `now`: the backend's start, advanced by its clock.
+  var templateNow: Date { started.date.addingTimeInterval(started.elapsed.seconds()) }
+
   /// The clock delays, pacing and timeouts run on.
   public var clock: any Clock<Duration> { clockBox.clock }
 
@@ -83,6 +96,24 @@ public final class Backend: Sendable {
   public var followsRedirects: Bool {
     get { state.withLock { $0.followsRedirects } }
     set { state.withLock { $0.followsRedirects = newValue } }
+  }
+
+  /// Where random delays and failure rates (``Response/failing(rate:with:)``) start from: the
+  /// same seed gives the same delays and the same failed requests, in the same order, so a flaky
+  /// backend can be reproduced exactly. `0` by default.
+  ///
+  /// Each stub draws from its own generator, made from this seed and the stub's registration
+  /// number at its first draw, so what one stub draws does not depend on the requests other stubs
+  /// get. Setting the seed starts every stub's draws again from the new seed. A manifest's
+  /// `"seed"` sets it.
+  public var seed: UInt64 {
+    get { state.withLock { $0.seed } }
+    set {
+      state.withLock { state in
+        state.seed = newValue
+        state.seedEpoch += 1
+      }
+    }
   }
 
   /// The state that stateful stubs require and move (see ``StubHandle/requiresState(_:)`` and

@@ -12,6 +12,7 @@ public struct Responder: Sendable {
     case fixed(Response)
     case sequence([Response], SequenceEnd)
     case handler(Handler)
+    case proxy(Proxy)
   }
 
   struct Handler: Sendable {
@@ -40,6 +41,7 @@ public struct Responder: Sendable {
     switch kind {
     case .fixed(let response): return response.problem
     case .handler: return nil
+    case .proxy(let proxy): return proxy.problem
     case .sequence(let responses, _):
       if responses.isEmpty { return DoppelError("The stub has an empty .sequence([]). Give it at least one response.") }
       return responses.lazy.compactMap(\.problem).first
@@ -51,7 +53,7 @@ public struct Responder: Sendable {
     switch kind {
     case .fixed(let response):
       return response
-    case .handler:
+    case .handler, .proxy:
       return nil
     case .sequence(let responses, let end):
       guard !responses.isEmpty else {

@@ -59,6 +59,9 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     /// What ``requiresState(_:)``, ``setsState(_:)`` and the expectations set; `nil` for a stub
     /// that has none.
     var settings: Settings?
+    /// The generator a response's random parts draw from, made at the first draw after the
+    /// backend's seed was set (its epoch).
+    var random: (epoch: Int, generator: SplitMix64)?
   }
 
   /// The stub's rarely set options, kept out of line and replaced as a whole when one changes.
@@ -287,6 +290,26 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     withState { $0.lastAnswer = answer }
   }
 
+  /// `response` as decided for one request with the stub's generator, which starts from the
+  /// backend's `seed` and the stub's registration number, and starts again when the backend's seed
+  /// is set (a new `epoch`).
+  func decide(_ response: Response, seed: UInt64, epoch: Int) -> Response {
+    withState { state in
+      var generator =
+        state.random.flatMap { $0.epoch == epoch ? $0.generator : nil }
+        ?? SplitMix64(seed: Self.seed(backend: seed, order: order))
+      let decided = response.decided(&generator)
+      state.random = (epoch, generator)
+      return decided
+    }
+  }
+
+  /// A stub's own seed: the backend's, mixed with the registration number.
+  static func seed(backend: UInt64, order: Int) -> UInt64 {
+    var mixer = SplitMix64(seed: backend ^ (UInt64(truncatingIfNeeded: order) &* 0xD1B5_4A32_D192_ED03))
+    return mixer.next()
+  }
+
   /// `BreedTests.swift:14  GET /breeds.json`, with the name when there is one.
   public var description: String {
     "\(location)  \(name.map { "\"\($0)\" " } ?? "")\(matcher)"
@@ -357,12 +380,12 @@ extension StubHandle {
   }
 
   /// The responses the stub gives without running code: its fixed response, or each of its
-  /// sequence. Empty for a closure.
+  /// sequence. Empty for a closure or a proxy.
   package var declaredResponses: [Response] {
     switch responder.kind {
     case .fixed(let response): [response]
     case .sequence(let responses, _): responses
-    case .handler: []
+    case .handler, .proxy: []
     }
   }
 }

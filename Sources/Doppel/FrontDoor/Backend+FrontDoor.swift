@@ -71,8 +71,14 @@ package struct FrontDoorPlayback: Sendable {
 package enum FrontDoorFailure: Sendable {
   /// No stub matched and the unmatched policy is to fail: the near-miss report.
   case unmatched(report: String)
-  /// ``Response/resettingConnection``: reset the connection.
+  /// `.fault(.connectionReset)` (``Response/resettingConnection``): reset the connection.
   case reset
+  /// `.fault(.emptyResponse)`: close the connection before any byte.
+  case emptyResponse
+  /// `.fault(.malformedChunk)`: send these bytes (a chunked head and a malformed chunk), then close.
+  case malformedChunk([UInt8])
+  /// `.fault(.randomBytesThenClose)`: send these bytes (not HTTP), then close.
+  case randomBytes([UInt8])
   /// `URLError(.networkConnectionLost)`, or the cut of ``Response/droppingConnection(afterBytes:)``:
   /// close the connection.
   case connectionLost
@@ -87,8 +93,13 @@ package enum FrontDoorFailure: Sendable {
   init(_ error: any Error, unmatchedReport: String?) {
     if let unmatchedReport {
       self = .unmatched(report: unmatchedReport)
-    } else if ConnectionFault(error) == .reset {
-      self = .reset
+    } else if let fault = ConnectionFault(error) {
+      switch fault {
+      case .reset: self = .reset
+      case .empty: self = .emptyResponse
+      case .malformedChunk: self = .malformedChunk(ConnectionFault.malformedChunkBytes)
+      case .randomBytes: self = .randomBytes(ConnectionFault.randomBytesSent)
+      }
     } else if let error = error as? URLError, error.code == .networkConnectionLost {
       self = .connectionLost
     } else if let error = error as? URLError, error.code == .timedOut {

@@ -17,6 +17,8 @@ extension Backend {
   ///     `unmatched`, or ``UnmatchedPolicy/fail``.
   ///   - issueReporter: where unmatched requests are reported; by default, standard error.
   ///   - clock: the clock that delays and pacing run on.
+  ///
+  /// The manifest's `seed`, when it has one, becomes the backend's ``seed``.
   /// - Throws: ``DoppelError`` when the scenario is not in the manifest, naming the valid ones.
   public convenience init(
     manifest: Manifest, scenario: ScenarioSelection = .automatic, unmatched: UnmatchedPolicy? = nil,
@@ -24,6 +26,7 @@ extension Backend {
   ) throws(DoppelError) {
     let name = try manifest.resolveScenario(scenario)
     self.init(unmatched: unmatched ?? manifest.unmatched ?? .fail, issueReporter: issueReporter, clock: clock)
+    if let seed = manifest.seed { self.seed = seed }
     register(manifest.stubs(for: name))
   }
 
@@ -41,7 +44,7 @@ extension Backend {
   }
 
   /// Adds a manifest's base stubs and one scenario's to this backend, after (so over) its current
-  /// stubs. The manifest's `unmatched` is not applied.
+  /// stubs. The manifest's `unmatched` and `seed` are not applied.
   ///
   /// - Returns: the handles of the stubs added, base stubs first.
   /// - Throws: ``DoppelError`` when the scenario is not in the manifest; nothing is added then.

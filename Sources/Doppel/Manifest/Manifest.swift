@@ -38,6 +38,8 @@ public struct Manifest: Sendable {
   let stubs: [ManifestStub]
   let scenarios: [ManifestScenario]
   let unmatched: UnmatchedPolicy?
+  /// The manifest's `seed`: where random delays and failure rates start from (see ``Backend/seed``).
+  public let seed: UInt64?
   private let scenariosPosition: TextPosition?
 
   /// The name manifests have by default: `doppel.json`.
@@ -83,6 +85,7 @@ public struct Manifest: Sendable {
     stubs = document.stubs
     scenarios = document.scenarios
     unmatched = document.unmatched
+    seed = document.seed
     scenariosPosition = document.scenariosPosition
   }
 
@@ -98,6 +101,7 @@ public struct Manifest: Sendable {
     description = nil
     scenarios = []
     unmatched = nil
+    seed = nil
     scenariosPosition = nil
   }
 

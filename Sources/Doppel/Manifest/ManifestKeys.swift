@@ -2,7 +2,9 @@
 /// Schema in `Schemas/doppel-manifest.schema.json` lists the same keys (a test keeps them in step).
 enum ManifestKeys {
   /// The top level.
-  static let manifest = ["$schema", "description", "fixtureDirectory", "cassettes", "unmatched", "stubs", "scenarios"]
+  static let manifest = [
+    "$schema", "description", "seed", "fixtureDirectory", "cassettes", "unmatched", "stubs", "scenarios",
+  ]
   /// One scenario under `scenarios`.
   static let scenario = ["description", "fixtureDirectory", "cassettes", "stubs"]
   /// One cassette under `cassettes`, when it is an object rather than a path.
@@ -27,15 +29,30 @@ enum ManifestKeys {
   static let response = [
     "status", "headers", "json", "text", "file", "contentType", "error", "redirect", "never", "sequence", "then",
     "delay", "throttle", "chunked", "dropAfterBytes", "template", "websocket", "events", "every", "thenDrop",
+    "fault", "failing", "proxy",
   ]
-  /// One response of a `sequence`: a response without `sequence` and `then`.
-  static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" }
+  /// One response of a `sequence`: a response without `sequence`, `then` and `proxy`.
+  static let sequenceItem = response.filter { $0 != "sequence" && $0 != "then" && $0 != "proxy" }
+  /// The response of a `failing`: a response without its own `failing`.
+  static let failingResponse = sequenceItem.filter { $0 != "failing" }
+  /// The fault names (`"fault": "emptyResponse"`).
+  static let faults = ConnectionFault.allCases.map(\.rawValue)
   /// The response body keys, of which one at most.
   static let responseBody = ["json", "text", "file"]
   /// A response's `chunked`.
   static let chunked = ["size", "every"]
   /// One server-sent event of a response's `events`.
   static let event = ["id", "event", "data", "retry", "comment"]
+  /// A response's `delay` when it is random.
+  static let randomDelay = ["uniform", "lognormal"]
+  /// A uniform random delay.
+  static let uniformDelay = ["min", "max"]
+  /// A lognormal random delay.
+  static let lognormalDelay = ["median", "sigma"]
+  /// A response's `failing`.
+  static let failing = ["rate", "with"]
+  /// A response's `proxy` when it is an object.
+  static let proxy = ["to", "record"]
   /// A response's `redirect`.
   static let redirect = ["to", "status", "follow"]
   /// A response's `websocket`.

@@ -12,8 +12,9 @@ struct ManifestStub: Sendable {
   var setsState: String?
   /// The state machine those states belong to; `nil` for the main one.
   var stateMachine: String?
-  /// For a response with `"template": true`: what fills it in for each request.
-  var template: ResponseTemplate?
+  /// For a response (or responses of a sequence) with `"template": true`: what fills it in for
+  /// each request.
+  var template: StubTemplate?
 }
 
 /// A named set of stubs layered over the base stubs.
@@ -28,6 +29,7 @@ extension ManifestReader {
   struct Document {
     var description: String?
     var unmatched: UnmatchedPolicy?
+    var seed: UInt64?
     var stubs: [ManifestStub] = []
     var scenarios: [ManifestScenario] = []
     /// Where `"scenarios"` is, for errors about scenario names.
@@ -51,6 +53,13 @@ extension ManifestReader {
     }
     if let node = fields["unmatched"] {
       document.unmatched = collecting { () throws(ManifestProblem) in try unmatched(node, fields.path("unmatched")) }
+    }
+    if let node = fields["seed"] {
+      document.seed = collecting { () throws(ManifestProblem) in
+        UInt64(
+          try integer(
+            node, fields.path("seed"), in: 0...Int.max, what: "a seed for random delays and failures (0 or more)"))
+      }
     }
     document.stubs = stubs(in: fields)
     if let node = fields["scenarios"] {

@@ -32,6 +32,24 @@ extension ManifestReader {
     }
   }
 
+  /// A number in `range` (fractions allowed); `what` names the value and its range for messages.
+  func number(
+    _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Double>, what: String
+  ) throws(ManifestProblem) -> Double {
+    switch node.value {
+    case .number(let literal):
+      let value = PositionedJSON.number(literal)
+      guard value.isFinite, range.contains(value) else {
+        throw error(node, path, "expected \(what), found the number \(literal), which is out of range.")
+      }
+      return value
+    case .string(let text) where Double(text).map(range.contains) == true:
+      throw error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
+    default:
+      throw error(node, path, "expected \(what), found \(node.kind).")
+    }
+  }
+
   /// A duration: a number of seconds (`0.25`) or a string with a unit (`"250ms"`, `"1.5s"`), from
   /// 0 to ``maximumDelaySeconds``.
   func duration(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Duration {

@@ -8,6 +8,14 @@ extension ManifestReader {
   /// A stub's `response`: one response, or a `sequence` of them.
   func responder(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Responder {
     let fields = try object(node, path, known: ManifestKeys.response, what: "a response")
+    if let proxy = fields["proxy"] {
+      if let other = fields.members.map(\.key).first(where: { $0 != "proxy" }) {
+        throw error(
+          at: fields.keyOffset(other), path,
+          "\"\(other)\" cannot be used with \"proxy\": a proxied response is the upstream's. Remove one.")
+      }
+      return try self.proxy(proxy, path + "proxy")
+    }
     guard let sequence = fields["sequence"] else {
       if fields["then"] != nil {
         throw error(
@@ -69,8 +77,18 @@ extension ManifestReader {
       return .never
     }
     var response: Response
-    if let error = fields["error"] {
-      try requireAlone("error", in: fields, allowing: ["delay"], "a failed request has no HTTP response.")
+    if let fault = fields["fault"] {
+      try requireAlone("fault", in: fields, allowing: ["delay", "failing"], "a fault has no HTTP response.")
+      let name = try string(fault, path + "fault", what: "a fault name")
+      guard let value = Fault(named: name) else {
+        throw error(
+          fault, path + "fault",
+          "\"\(name)\" is not a fault.\(Suggestion.didYouMean(name, in: ManifestKeys.faults)) Use one of: \(ManifestKeys.faults.joined(separator: ", "))."
+        )
+      }
+      response = .fault(value)
+    } else if let error = fields["error"] {
+      try requireAlone("error", in: fields, allowing: ["delay", "failing"], "a failed request has no HTTP response.")
       response = .error(try urlError(error, path + "error"))
     } else if let script = fields["websocket"] {
       try requireAlone(
@@ -89,7 +107,13 @@ extension ManifestReader {
     } else {
       response = try httpResponse(fields)
     }
-    if let delay = fields["delay"] { response = response.delayed(by: try duration(delay, path + "delay")) }
+    if let delay = fields["delay"] {
+      if case .object = delay.value {
+        response = response.delayed(by: try randomDelay(delay, path + "delay"))
+      } else {
+        response = response.delayed(by: try duration(delay, path + "delay"))
+      }
+    }
     if let throttle = fields["throttle"] {
       response = response.throttled(
         bytesPerSecond: try integer(
@@ -115,7 +139,99 @@ extension ManifestReader {
         afterBytes: try integer(
           drop, path + "dropAfterBytes", in: 0...Self.maximumCount, what: "a number of bytes (0 to 1000000000)"))
     }
+    if let failing = fields["failing"] {
+      let failingPath = path + "failing"
+      let settings = try object(
+        failing, failingPath, known: ManifestKeys.failing,
+        what: "a failure rate ({\"rate\": 0.2, \"with\": {\"status\": 503}})")
+      guard let rate = settings["rate"], let with = settings["with"] else {
+        throw error(
+          failing, failingPath,
+          "a failure rate needs both \"rate\" (the share of requests that fail, from 0 to 1) and \"with\" (the response they get), for example {\"rate\": 0.2, \"with\": {\"status\": 503}}."
+        )
+      }
+      let failure = try self.response(
+        object(with, failingPath + "with", known: ManifestKeys.failingResponse, what: "the response of failed requests")
+      )
+      response = response.failing(
+        rate: try number(rate, failingPath + "rate", in: 0...1, what: "a share of requests from 0 to 1, such as 0.2"),
+        with: failure)
+    }
     return response
+  }
+
+  /// A random delay: `{"uniform": {"min": "50ms", "max": "400ms"}}` or
+  /// `{"lognormal": {"median": "120ms", "sigma": 0.6}}`.
+  private func randomDelay(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> RandomDelay {
+    let example =
+      "{\"uniform\": {\"min\": \"50ms\", \"max\": \"400ms\"}} or {\"lognormal\": {\"median\": \"120ms\", \"sigma\": 0.6}}"
+    let fields = try object(node, path, known: ManifestKeys.randomDelay, what: "a random delay (\(example))")
+    try requireAtMostOne(ManifestKeys.randomDelay, in: fields, "a delay has one distribution; keep one.")
+    if let uniform = fields["uniform"] {
+      let uniformPath = path + "uniform"
+      let bounds = try object(
+        uniform, uniformPath, known: ManifestKeys.uniformDelay, what: "bounds ({\"min\": \"50ms\", \"max\": \"400ms\"})"
+      )
+      guard let min = bounds["min"], let max = bounds["max"] else {
+        throw error(
+          uniform, uniformPath,
+          "a uniform delay needs both \"min\" and \"max\", for example {\"min\": \"50ms\", \"max\": \"400ms\"}.")
+      }
+      let low = try duration(min, uniformPath + "min")
+      let high = try duration(max, uniformPath + "max")
+      guard low <= high else {
+        throw error(max, uniformPath + "max", "\"max\" is shorter than \"min\"; no delay fits. Swap them.")
+      }
+      return .uniform(min: low, max: high)
+    }
+    if let lognormal = fields["lognormal"] {
+      let lognormalPath = path + "lognormal"
+      let settings = try object(
+        lognormal, lognormalPath, known: ManifestKeys.lognormalDelay,
+        what: "a lognormal delay ({\"median\": \"120ms\", \"sigma\": 0.6})")
+      guard let median = settings["median"], let sigma = settings["sigma"] else {
+        throw error(
+          lognormal, lognormalPath,
+          "a lognormal delay needs both \"median\" (a duration) and \"sigma\" (the spread, such as 0.6), for example {\"median\": \"120ms\", \"sigma\": 0.6}."
+        )
+      }
+      return .lognormal(
+        median: try duration(median, lognormalPath + "median"),
+        sigma: try number(sigma, lognormalPath + "sigma", in: 0...10, what: "a spread from 0 to 10, such as 0.6"))
+    }
+    throw error(node, path, "a random delay names its distribution: \(example).")
+  }
+
+  /// `"proxy": "https://api.example.com"`, or `{"to": "https://api.example.com", "record": "api.har"}`
+  /// (the cassette relative to the manifest's directory).
+  private func proxy(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Responder {
+    let example =
+      "\"https://api.example.com\", or {\"to\": \"https://api.example.com\", \"record\": \"cassettes/api.har\"}"
+    var toNode = node
+    var toPath = path
+    var cassette: URL?
+    if case .object = node.value {
+      let fields = try object(node, path, known: ManifestKeys.proxy, what: "a proxy (\(example))")
+      guard let to = fields["to"] else {
+        throw error(node, path, "a proxy needs \"to\": the upstream server's URL, as in \(example).")
+      }
+      toNode = to
+      toPath = path + "to"
+      if let record = fields["record"] {
+        let relative = try nonEmptyString(
+          record, path + "record", what: "a cassette file path relative to the manifest")
+        cassette =
+          (relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative))
+          .standardizedFileURL
+      }
+    }
+    let text = try nonEmptyString(toNode, toPath, what: "the upstream server's URL, as in \(example)")
+    guard let upstream = URL(string: text) else {
+      throw error(toNode, toPath, "\"\(text)\" is not a URL. Write the upstream as \(example).")
+    }
+    let responder = Responder.proxy(to: upstream, recordingTo: cassette)
+    if let problem = responder.problem { throw error(toNode, toPath, problem.message) }
+    return responder
   }
 
   /// An error unless `key` stands only with the keys in `allowing`.

@@ -1,37 +1,57 @@
 import Foundation
 
 extension ManifestReader {
-  /// The template a stub's response asks for with `"template": true` (or `{"seed": 7}`), checked
-  /// now: an unknown variable is an error at its line and column.
+  /// The templates a stub's response asks for with `"template": true` (or `{"seed": 7}`), on the
+  /// response or on responses of its sequence, checked now: an unknown variable is an error at its
+  /// line and column.
   ///
   /// - Parameters:
   ///   - node: the stub's `response`, already read as a responder.
   ///   - request: the stub's `request`, whose path template's parameters `path.NAME` may use.
-  ///   - responder: what the response reads as without the template.
+  ///   - responder: what the response reads as without the templates.
   func template(
     _ node: PositionedJSON, _ path: ManifestKeyPath, request: PositionedJSON, responder: Responder
-  ) throws(ManifestProblem) -> ResponseTemplate? {
+  ) throws(ManifestProblem) -> StubTemplate? {
     guard case .object(let members) = node.value else { return nil }
-    if let sequence = members.first(where: { $0.key == "sequence" }), case .array(let items) = sequence.value.value {
+    let captures = Self.pathParameters(of: request)
+    if let sequence = members.first(where: { $0.key == "sequence" }), case .array(let items) = sequence.value.value,
+      case .sequence(let responses, let end) = responder.kind
+    {
+      var templates: [ResponseTemplate?] = []
       for (index, item) in items.enumerated() {
-        guard case .object(let itemMembers) = item.value,
-          let template = itemMembers.first(where: { $0.key == "template" })
-        else { continue }
-        throw error(
-          at: template.keyOffset, path + "sequence" + index,
-          "\"template\" is not supported in a sequence's responses. Use a templated response on its own.")
+        guard case .object(let itemMembers) = item.value, index < responses.count else {
+          templates.append(nil)
+          continue
+        }
+        templates.append(
+          try single(
+            Fields(node: item, path: path + "sequence" + index, members: itemMembers), captures: captures,
+            base: responses[index]))
       }
+      guard templates.contains(where: { $0 != nil }) else { return nil }
+      return .sequence(responses, templates, end)
     }
-    guard let member = members.first(where: { $0.key == "template" }) else { return nil }
+    guard case .fixed(let base) = responder.kind else { return nil }
+    return try single(Fields(node: node, path: path, members: members), captures: captures, base: base).map {
+      .single($0)
+    }
+  }
+
+  /// The template one response object asks for, if it does.
+  private func single(_ fields: Fields, captures: [String], base: Response) throws(ManifestProblem)
+    -> ResponseTemplate?
+  {
+    let path = fields.path
+    guard let member = fields.members.first(where: { $0.key == "template" }) else { return nil }
     let templatePath = path + "template"
     var seed: UInt64 = 0
     switch member.value.value {
     case .bool(false): return nil
     case .bool(true): break
     case .object:
-      let fields = try object(
+      let settings = try object(
         member.value, templatePath, known: ["seed"], what: "template settings ({\"seed\": 7})")
-      if let node = fields["seed"] {
+      if let node = settings["seed"] {
         seed = UInt64(
           try integer(node, templatePath + "seed", in: 0...Int.max, what: "a seed for random values (0 or more)"))
       }
@@ -40,9 +60,6 @@ extension ManifestReader {
         member.value, templatePath,
         "expected true (fill in {{variables}}) or settings such as {\"seed\": 7}, found \(member.value.kind).")
     }
-    guard case .fixed(let base) = responder.kind else { return nil }
-    let captures = Self.pathParameters(of: request)
-    let fields = Fields(node: node, path: path, members: members)
     var body: [ResponseTemplate.Piece]?
     var escapesJSON = false
     if let json = fields["json"] {

@@ -8,16 +8,48 @@ extension Response {
   /// The response as a manifest's `response` object, as ``DoppelRemote`` sends it.
   ///
   /// - Throws: ``DoppelError`` for what a manifest cannot say: a body that is not UTF-8 text, an
-  ///   error other than a `URLError`, a connection reset, a body that could not be built.
+  ///   error other than a `URLError`, a body that could not be built.
   package func manifestResponse() throws(DoppelError) -> JSONValue {
+    let fixed = try fixedManifestResponse()
+    guard chance != nil || template != nil, case .object(var object) = fixed else { return fixed }
+    if let mark = template {
+      let seed = mark.template.seed
+      object["template"] = seed == 0 ? true : ["seed": .number(Double(seed))]
+      // A JSON body goes as "json", so that values are escaped as they are here.
+      if mark.template.escapesJSON, case .string(let text)? = object["text"],
+        let json = try? JSONValue(parsing: Data(text.utf8))
+      {
+        object["text"] = nil
+        object["json"] = json
+        if case .string(let type)? = object["contentType"], type == "application/json" { object["contentType"] = nil }
+      }
+    }
+    if let chance {
+      if let delay = chance.delay {
+        switch delay.kind {
+        case .uniform(let min, let max):
+          object["delay"] = ["uniform": ["min": Self.seconds(min), "max": Self.seconds(max)]]
+        case .lognormal(let median, let sigma):
+          object["delay"] = ["lognormal": ["median": Self.seconds(median), "sigma": .number(sigma)]]
+        }
+      }
+      if let failure = chance.failure {
+        object["failing"] = ["rate": .number(failure.rate), "with": try failure.response.manifestResponse()]
+      }
+    }
+    return .object(object)
+  }
+
+  /// The response without its random parts.
+  private func fixedManifestResponse() throws(DoppelError) -> JSONValue {
     var object: [String: JSONValue] = [:]
     let timing = timing
     if timing.never { return ["never": true] }
     if let failure {
-      if ConnectionFault(failure) != nil {
-        throw DoppelError(
-          "Response.resettingConnection cannot be sent to a stub server: a manifest has no connection reset. Use .error(.networkConnectionLost), or .droppingConnection(afterBytes: 0)."
-        )
+      if let fault = ConnectionFault(failure) {
+        object["fault"] = .string(fault.rawValue)
+        if timing.delay > .zero { object["delay"] = Self.seconds(timing.delay) }
+        return .object(object)
       }
       guard let code = (failure as? URLError)?.code, let name = URLErrorCodeName.name(of: code) else {
         throw DoppelError(
@@ -122,6 +154,10 @@ extension Responder {
     switch kind {
     case .fixed(let response):
       return try response.manifestResponse()
+    case .proxy(let proxy):
+      var settings: [String: JSONValue] = ["to": .string(proxy.upstream.absoluteString)]
+      if let cassette = proxy.cassette { settings["record"] = .string(cassette.standardizedFileURL.path) }
+      return ["proxy": .object(settings)]
     case .handler:
       throw DoppelError(
         "A closure responder cannot be sent to a stub server: it runs only in the process that made it. Send a fixed response or a .sequence([…]); for an answer that depends on the request, add a stub per case."

@@ -120,7 +120,8 @@ extension Backend {
   }
 
   /// Replaces every stub with copies of `other`'s (same matchers, responders, limits, names,
-  /// locations, states and expectations; call counts start again), and takes its unmatched policy.
+  /// locations, states and expectations; call counts start again), and takes its unmatched policy
+  /// and seed.
   /// The journal and the state are kept: a stub server reloads its files this way.
   ///
   /// - Returns: the new handles, oldest first.
@@ -128,6 +129,7 @@ extension Backend {
   package func replaceStubs(with other: Backend) -> [StubHandle] {
     removeAllStubs()
     unmatchedPolicy = other.unmatchedPolicy
+    seed = other.seed
     return other.stubs.map { stub in
       let location = stub.location
       let handle = self.stub(

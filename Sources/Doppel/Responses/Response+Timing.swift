@@ -38,6 +38,7 @@ extension Response {
   /// ```
   public func delayed(by latency: Duration) -> Response {
     var copy = self
+    if copy.chance?.delay != nil { copy.chance?.delay = nil }
     copy.timing.delay = latency
     return copy
   }

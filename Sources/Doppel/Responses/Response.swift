@@ -33,10 +33,12 @@ public struct Response: Sendable {
     var timing: Timing
     var cache: ResponseCache
     var webSocket: WebSocketScript?
+    var chance: Chance?
+    var template: TemplateMark?
 
     init(
       status: Int, headers: HTTPHeaders, body: Body, failure: (any Error)? = nil, timing: Timing = Timing(),
-      cache: ResponseCache = ResponseCache()
+      cache: ResponseCache = ResponseCache(), chance: Chance? = nil, template: TemplateMark? = nil
     ) {
       self.status = status
       self.headers = headers
@@ -44,11 +46,14 @@ public struct Response: Sendable {
       self.failure = failure
       self.timing = timing
       self.cache = cache
+      self.chance = chance
+      self.template = template
     }
 
     func copy() -> Storage {
       let copy = Storage(
-        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache)
+        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache, chance: chance,
+        template: template)
       copy.webSocket = webSocket
       return copy
     }
@@ -96,6 +101,17 @@ public struct Response: Sendable {
     get { storage.timing }
     set { unique().timing = newValue }
   }
+  /// What is decided at random for each request (a random delay, a failure rate); `nil` for a
+  /// response that is the same every time.
+  var chance: Chance? {
+    get { storage.chance }
+    set { unique().chance = newValue }
+  }
+  /// For a response made with ``templated(seed:)``: what fills it in for each request.
+  var template: TemplateMark? {
+    get { storage.template }
+    set { unique().template = newValue }
+  }
   /// What delivering this response computed, kept for the next request. Copies share it until one
   /// of them changes what it depends on.
   var cache: ResponseCache { storage.cache }
@@ -105,8 +121,9 @@ public struct Response: Sendable {
   /// (not 204 or 304), and no failure or WebSocket script.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.webSocket == nil, storage.status != 204, storage.status != 304,
-      (100...599).contains(storage.status), case .data = storage.body.source
+    guard storage.failure == nil, storage.webSocket == nil, storage.chance == nil, storage.template == nil,
+      storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
+      case .data = storage.body.source
     else { return false }
     return true
   }

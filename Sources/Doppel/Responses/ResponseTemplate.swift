@@ -130,14 +130,16 @@ struct ResponseTemplate: Sendable {
     }
   }
 
-  func render(_ request: Request, now: Date, generator: Locked<SplitMix64>) -> Response {
-    var response = base
+  /// The response for `request`: `onto` (by default the template's base) with the body and
+  /// header values filled in.
+  func render(_ request: Request, now: Date, generator: Locked<SplitMix64>, onto: Response? = nil) -> Response {
+    var response = onto ?? base
     if let body {
       response.body.source = .data(Data(fill(body, request, now, generator, json: escapesJSON).utf8))
     }
     if !headers.isEmpty {
       var filled = HTTPHeaders()
-      for field in base.headers where !headers.contains(where: { $0.name == field.name }) {
+      for field in response.headers where !headers.contains(where: { $0.name == field.name }) {
         filled.add(field.name, field.value)
       }
       for (name, pieces) in headers { filled.add(name, fill(pieces, request, now, generator, json: false)) }
@@ -219,6 +221,48 @@ struct ResponseTemplate: Sendable {
       }
     }
     return output
+  }
+}
+
+/// The templates of a manifest stub: its one response's, or those of responses of its sequence.
+enum StubTemplate: Sendable {
+  case single(ResponseTemplate)
+  /// The sequence's responses, the template of each that has one, and what happens after the last.
+  case sequence([Response], [ResponseTemplate?], SequenceEnd)
+
+  /// A responder rendering the templates for each request, on `clock`; each template has its own
+  /// generator.
+  func responder(clock: ClockBox) -> Responder {
+    switch self {
+    case .single(let template):
+      return template.responder(clock: clock)
+    case .sequence(let responses, let templates, let end):
+      let renderers = templates.map { $0?.responder(clock: clock) }
+      let calls = Locked(0)
+      return .handler { request in
+        let call = calls.withLock { calls in
+          defer { calls += 1 }
+          return calls
+        }
+        let index: Int
+        if call < responses.count {
+          index = call
+        } else {
+          switch end.kind {
+          case .repeatLast: index = responses.count - 1
+          case .cycle: index = call % responses.count
+          case .fail:
+            throw DoppelError(
+              "The stub answered all \(responses.count) responses of its sequence; this was call \(call + 1). Add responses, or write \"then\": \"repeatLast\" or \"cycle\"."
+            )
+          }
+        }
+        guard let renderer = renderers[index], case .handler(let render) = renderer.kind else {
+          return responses[index]
+        }
+        return try await render.respond(request)
+      }
+    }
   }
 }
 

@@ -33,8 +33,8 @@ func snippet_Doppel_SimulatingTheNetwork_L12() async throws {
   _ = load
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:48
-func snippet_Doppel_SimulatingTheNetwork_L48() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:51
+func snippet_Doppel_SimulatingTheNetwork_L51() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(
@@ -47,34 +47,62 @@ func snippet_Doppel_SimulatingTheNetwork_L48() async throws {
   _ = backend
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:65
-func snippet_Doppel_SimulatingTheNetwork_L65() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:68
+func snippet_Doppel_SimulatingTheNetwork_L68() async throws {
   backend.stub(.get("/live"), .eventStream([.data("a", id: "1"), .data("b", id: "2")], every: .zero, thenDrop: true))
   backend.stub(.get("/live") && .header("Last-Event-ID", "2"), .eventStream([.data("c", id: "3")], every: .zero))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:75
-func snippet_Doppel_SimulatingTheNetwork_L75() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:78
+func snippet_Doppel_SimulatingTheNetwork_L78() async throws {
   backend.stub(.host("cdn.example.com"), .error(.notConnectedToInternet))
   backend.stub(.get("/export"), .file(report).droppingConnection(afterBytes: 1_024))
   backend.stub(.get("/hang"), .never)
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:92
-func snippet_Doppel_SimulatingTheNetwork_L92() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:100
+func snippet_Doppel_SimulatingTheNetwork_L100() async throws {
+  backend.stub(.get("/breeds"), .fault(.emptyResponse))
+  backend.stub(.get("/feed"), .fault(.malformedChunk))
+  backend.stub(.get("/legacy"), .fault(.randomBytesThenClose))
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:123
+func snippet_Doppel_SimulatingTheNetwork_L123() async throws {
+  let backend = Backend(clock: ManualClock())
+  backend.seed = 42
+  backend.stub(
+    .get("https://api.example.com/breeds"),
+    .json(breeds)
+      .delayed(by: .lognormal(median: .milliseconds(120), sigma: 0.6))
+      .failing(rate: 0.2, with: .status(503)))
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = backend
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:144
+func snippet_Doppel_SimulatingTheNetwork_L144() async throws {
+  backend.stub(.any, .status(404))
+  backend.stub(
+    .get("https://api.example.com/weather/{city}"),
+    .proxy(to: URL(string: "https://weather.example.com/v2")!, recordingTo: cassetteURL))
+}
+
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:155
+func snippet_Doppel_SimulatingTheNetwork_L155() async throws {
   backend.stub(.get("/old"), .redirect(to: "/new", status: 301))
   backend.stub(.get("/new"), .json(breeds))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:110
-func snippet_Doppel_SimulatingTheNetwork_L110() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:173
+func snippet_Doppel_SimulatingTheNetwork_L173() async throws {
   backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc; Path=/"))
   backend.stub(.get("/me"), .status(401))
   backend.stub(.get("/me") && .header("Cookie", "session=abc"), .json(me))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:122
-func snippet_Doppel_SimulatingTheNetwork_L122() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:185
+func snippet_Doppel_SimulatingTheNetwork_L185() async throws {
   backend.stub(.get("/me"), .status(401))
   backend.stub(.post("/login"), .ok).setsState("loggedIn")
   backend.stub(.get("/me"), .json(me)).requiresState("loggedIn")

@@ -31,9 +31,9 @@ func snippet_DoppelServer_TheStubServer_L90() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:120
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:152
 #if Server
-func snippet_DoppelServer_TheStubServer_L120() async throws {
+func snippet_DoppelServer_TheStubServer_L152() async throws {
   backend.stub(
     .get("/chat"),
     .webSocket(
@@ -47,9 +47,9 @@ func snippet_DoppelServer_TheStubServer_L120() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:151
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:183
 #if Server
-func snippet_DoppelServer_TheStubServer_L151() async throws {
+func snippet_DoppelServer_TheStubServer_L183() async throws {
   try await withStubServer(backend) { server in
     let task = URLSession.shared.webSocketTask(with: URL(string: "ws://127.0.0.1:\(server.port)/chat")!)
     task.resume()
@@ -64,9 +64,9 @@ func snippet_DoppelServer_TheStubServer_L151() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:239
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:271
 #if Server
-func snippet_DoppelServer_TheStubServer_L239() async throws {
+func snippet_DoppelServer_TheStubServer_L271() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L239() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:285
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:317
 #if Server
-func snippet_DoppelServer_TheStubServer_L285() async throws {
+func snippet_DoppelServer_TheStubServer_L317() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
