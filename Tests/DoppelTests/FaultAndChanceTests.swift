@@ -238,7 +238,7 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": "/a", "response": {"failing": {"rate": 0.5, "with": {"stauts": 503}}}}]}"#,
-        #"1:77: stubs[0].response.failing.with: unknown key "stauts". Did you mean "status"? The keys of the response of failed requests are: status, headers, json, text, file, contentType, error, redirect, never, delay, throttle, chunked, dropAfterBytes, template, fault."#
+        #"1:77: stubs[0].response.failing.with: unknown key "stauts". Did you mean "status"? The keys of the response of failed requests are: status, headers, json, text, file, contentType, error, redirect, never, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop, fault."#
       ),
       (
         #"{"seed": -1, "stubs": []}"#,
