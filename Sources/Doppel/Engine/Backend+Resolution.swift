@@ -229,7 +229,12 @@ extension Backend {
 
   /// Journals a request answered with an answer its stub built before for the same URL.
   private func recordReused(_ answer: Delivery.Answer, for request: Request, stub: StubHandle) {
-    if let observer = record(JournalEntry(request: request, stub: stub, outcome: .reused(answer)), in: nil) {
+    // The entry is made under the lock, straight into its place in the journal.
+    let observer = state.withLock { state in
+      _ = state.journal.append(JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
+      return state.exchangeObserver
+    }
+    if let observer {
       observer(
         Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
     }

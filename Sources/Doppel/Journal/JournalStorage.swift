@@ -1,15 +1,29 @@
 /// The backend's journal: its entries in order, at most `limit` of them when a limit is set.
 ///
 /// Entries are numbered from 0 since the journal was last cleared; a ``JournalSlot`` names an entry
-/// by that number, so it stays valid while older entries are dropped. Dropping is amortised O(1):
-/// dropped entries stay in the array until they are as many as the live ones, then go in one move,
-/// so the array never holds more than about twice the limit.
+/// by that number, so it stays valid while older entries are dropped.
+///
+/// The entries live in chunks of ``chunkCapacity``, each allocated once at its full size: growing
+/// the journal adds a chunk and never copies an entry, and the memory a chunk takes is small enough
+/// for the allocator to reuse after the journal is cleared (one big array would be copied at every
+/// doubling, and each new doubling maps and faults in fresh pages). Dropping is O(1) amortised: a
+/// chunk goes when its last entry is dropped, so at most one chunk of dropped entries is kept.
 struct JournalStorage {
+  /// Entries per chunk. Small enough that a chunk stays below the allocator's threshold for
+  /// mapping memory of its own, large enough that the list of chunks stays short.
+  static let chunkCapacity = 512
+
   /// The most entries kept, or `nil` for no limit.
   let limit: Int?
-  private var entries: [JournalEntry] = []
-  /// `entries[..<head]` were dropped and wait for the next compaction.
+  /// Every chunk is full but the last; `chunks[..<firstChunk]` were dropped and are empty, waiting
+  /// for the list to be compacted.
+  private var chunks: [[JournalEntry]] = []
+  /// The first chunk holding kept entries.
+  private var firstChunk = 0
+  /// `chunks[firstChunk][..<head]` were dropped.
   private var head = 0
+  /// How many entries are kept.
+  private(set) var count = 0
   /// How many entries were dropped since the journal was last cleared.
   private(set) var dropped = 0
   /// The near-miss reports of dropped unmatched requests: a limit never hides a failure.
@@ -20,20 +34,23 @@ struct JournalStorage {
   init(limit: Int?) { self.limit = limit }
 
   /// The entries kept, oldest first.
-  var all: [JournalEntry] { head == 0 ? entries : Array(entries[head...]) }
-
-  /// How many entries are kept.
-  var count: Int { entries.count - head }
+  var all: [JournalEntry] { entries(fromKept: 0) }
 
   /// The newest entry.
-  var last: JournalEntry? { head < entries.count ? entries.last : nil }
+  var last: JournalEntry? { count > 0 ? chunks[chunks.count - 1].last : nil }
 
   /// How many entries were ever appended since the journal was last cleared (kept or dropped).
   var appended: Int { dropped + count }
 
   /// Appends `entry`, dropping the oldest when over the limit, and returns where it lives.
-  mutating func append(_ entry: JournalEntry) -> JournalSlot {
-    entries.append(entry)
+  mutating func append(_ entry: consuming JournalEntry) -> JournalSlot {
+    if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkCapacity {
+      var chunk: [JournalEntry] = []
+      chunk.reserveCapacity(Self.chunkCapacity)
+      chunks.append(chunk)
+    }
+    chunks[chunks.count - 1].append(entry)
+    count += 1
     let slot = JournalSlot(index: appended - 1, generation: generation)
     if let limit, count > limit { dropOldest() }
     return slot
@@ -42,9 +59,10 @@ struct JournalStorage {
   /// Replaces the entry in `slot`, unless it was dropped or the journal was cleared since.
   mutating func update(_ slot: JournalSlot, with entry: JournalEntry) {
     guard slot.generation == generation else { return }
-    let index = slot.index - dropped + head
-    guard index >= head, index < entries.count else { return }
-    entries[index] = entry
+    let kept = slot.index - dropped
+    guard kept >= 0, kept < count else { return }
+    let (chunk, offset) = position(ofKept: kept)
+    chunks[chunk][offset] = entry
   }
 
   /// The entries appended at or after number `start` that are still kept, and how many of those
@@ -52,28 +70,56 @@ struct JournalStorage {
   func entries(since start: Int) -> (entries: [JournalEntry], dropped: Int) {
     let first = max(start - dropped, 0)
     let lost = max(dropped - start, 0)
-    guard first < count else { return ([], lost) }
-    return (Array(entries[(head + first)...]), lost)
+    return (entries(fromKept: first), lost)
   }
 
   /// Forgets every entry; returns the entries, so the caller can free them outside its lock.
-  mutating func removeAll() -> [JournalEntry] {
-    let removed = entries
-    entries = []
+  mutating func removeAll() -> [[JournalEntry]] {
+    let removed = chunks
+    chunks = []
+    firstChunk = 0
     head = 0
+    count = 0
     dropped = 0
     droppedUnmatchedReports = []
     generation += 1
     return removed
   }
 
+  /// The chunk and offset of the kept entry number `kept` (0 is the oldest kept).
+  @inline(__always)
+  private func position(ofKept kept: Int) -> (chunk: Int, offset: Int) {
+    let index = head + kept
+    return (firstChunk + index / Self.chunkCapacity, index % Self.chunkCapacity)
+  }
+
+  /// The kept entries from number `first` (0 is the oldest kept) on.
+  private func entries(fromKept first: Int) -> [JournalEntry] {
+    guard first < count else { return [] }
+    var result: [JournalEntry] = []
+    result.reserveCapacity(count - first)
+    var (chunk, offset) = position(ofKept: first)
+    while chunk < chunks.count {
+      result.append(contentsOf: chunks[chunk][offset...])
+      chunk += 1
+      offset = 0
+    }
+    return result
+  }
+
   private mutating func dropOldest() {
-    if let report = entries[head].unmatchedReport { droppedUnmatchedReports.append(report) }
+    if let report = chunks[firstChunk][head].unmatchedReport { droppedUnmatchedReports.append(report) }
     head += 1
+    count -= 1
     dropped += 1
-    if head >= entries.count - head {
-      entries.removeFirst(head)
-      head = 0
+    guard head == Self.chunkCapacity else { return }
+    // The whole chunk was dropped: free it, and compact the list once it is half empty.
+    chunks[firstChunk] = []
+    firstChunk += 1
+    head = 0
+    if firstChunk >= chunks.count - firstChunk {
+      chunks.removeFirst(firstChunk)
+      firstChunk = 0
     }
   }
 }

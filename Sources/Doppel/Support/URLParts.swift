@@ -73,6 +73,11 @@ struct URLParts: Equatable {
     var portDigits = 0
     while index < end {
       let byte = bytes[index]
+      // The common case first: a lowercase letter of the host name.
+      if byte &- UInt8(ascii: "a") < 26, hostEnd < 0 {
+        index += 1
+        continue
+      }
       if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
       if byte == UInt8(ascii: ":") {
         guard hostEnd < 0 else { return nil }
@@ -100,8 +105,14 @@ struct URLParts: Equatable {
     let pathStart = index
     while index < end {
       let byte = bytes[index]
-      if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-      guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "%"), byte != UInt8(ascii: ";") else { return nil }
+      // Every byte the loop stops or gives up at below 0x40 is in `pathStops`; above it, only DEL
+      // and non-ASCII bytes are.
+      if byte >= 0x40 {
+        guard byte < 0x7F else { return nil }
+      } else if pathStops & (1 << UInt64(byte)) != 0 {
+        if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+        return nil
+      }
       index += 1
     }
     let pathEnd = index
@@ -114,6 +125,12 @@ struct URLParts: Equatable {
       host: hostHasUpper ? host.lowercased() : host,
       port: portDigits > 0 ? port : nil,
       path: pathEnd == pathStart ? "/" : text(bytes, pathStart, pathEnd))
+  }
+
+  /// The bytes below 0x40 that end a path (`?`, `#`) or that it may not hold here: controls,
+  /// space, `%` (something to decode) and `;`.
+  private static var pathStops: UInt64 {
+    @inline(__always) get { ((1 << 0x21) - 1) | 1 << 0x23 | 1 << 0x25 | 1 << 0x3B | 1 << 0x3F }
   }
 
   /// `http` or `https` without making a new string, or `nil` for another scheme.
