@@ -85,9 +85,14 @@
       for (pipe, lines) in [(standardOutput, output), (standardError, errors)] {
         let handle = pipe.fileHandleForReading
         Thread.detachNewThread {
-          // `read(upToCount:)` throws where `availableData` would trap on a read error.
-          while let data = try? handle.read(upToCount: 65_536), !data.isEmpty {
-            lines.append(data)
+          // read(2) on the descriptor: what has arrived, as `availableData` gives, but an error
+          // ends the output instead of trapping.
+          var buffer = [UInt8](repeating: 0, count: 65_536)
+          while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            lines.append(Data(buffer[0..<count]))
           }
           lines.finish()
         }
