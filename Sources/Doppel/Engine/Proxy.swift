@@ -25,7 +25,7 @@ extension Responder {
   ///   - upstream: the real server: an absolute `http` or `https` URL, with a path prefix or none.
   ///   - cassette: a HAR file that each forwarded exchange is added to (created when missing),
   ///     redacted with `redaction` before it is written, so it can be replayed later
-  ///     (``Backend/replay(_:matching:name:fileID:filePath:line:column:)``). `nil` (the default) records nothing.
+  ///     (``Backend/replay(_:matching:replayingTimings:name:fileID:filePath:line:column:)``). `nil` (the default) records nothing.
   ///   - redaction: what is removed from recorded exchanges; ``Redaction/default`` by default.
   public static func proxy(to upstream: URL, recordingTo cassette: URL? = nil, redaction: Redaction = .default)
     -> Responder

@@ -18,10 +18,10 @@ extension Cassette {
   /// try backend.replay(cassette, matching: .ignoringJSONFields(["/meta/sentAt", "nonce"]))
   /// ```
   ///
-  /// No header is compared unless asked: ``comparingHeaders(_:)`` compares the named ones, and
-  /// ``ignoringHeaders(_:)`` compares every header the recorded request has except the named ones
-  /// and ``headersNeverCompared``. The body is compared only with ``comparingBody`` or
-  /// ``ignoringJSONFields(_:)``. A recorded value that was redacted matches any value.
+  /// No header is compared unless asked: ``comparingHeaders(_:)-type.method`` compares the named ones, and
+  /// ``ignoringHeaders(_:)-type.method`` compares every header the recorded request has except the named ones
+  /// and ``headersNeverCompared``. The body is compared only with ``comparingBody-type.property`` or
+  /// ``ignoringJSONFields(_:)-type.method``. A recorded value that was redacted matches any value.
   ///
   /// Recorded entries that match alike answer in recorded order, one per request, the last one
   /// repeating once all have answered.
@@ -59,7 +59,7 @@ extension Cassette {
     var ignoredJSONFields: [String]?
     var rules: [Rule] = []
 
-    /// Header fields never compared by ``ignoringHeaders(_:)``, because the HTTP stack rather than
+    /// Header fields never compared by ``ignoringHeaders(_:)-type.method``, because the HTTP stack rather than
     /// the app sets them: `Host`, `Content-Length`, `Connection`, `Transfer-Encoding`,
     /// `Keep-Alive`, `Accept-Encoding`, `Accept-Language` and `User-Agent`, and HTTP/2
     /// pseudo-headers such as `:authority` that browsers record.
@@ -144,7 +144,7 @@ extension Cassette {
     }
 
     /// This rule, also comparing the header fields named `names`; when it compares every header
-    /// (after ``ignoringHeaders(_:)``), the named ones are compared again.
+    /// (after ``ignoringHeaders(_:)-type.method``), the named ones are compared again.
     public func comparingHeaders(_ names: [String]) -> Matching {
       var copy = self
       switch headers {
