@@ -56,6 +56,8 @@
     let output = Lines()
     /// Standard error, line by line.
     let errors = Lines()
+    /// Held while a process launches (see `init`).
+    private static let launching = Locked(())
     private let exit = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
     /// Starts `doppel arguments…`, in `directory` when given, with `environment` added to the
@@ -79,7 +81,9 @@
         }
         for waiter in waiters { waiter.resume(returning: process.terminationStatus) }
       }
-      try process.run()
+      // One launch at a time: Foundation's `Process.run()` on Linux crashed in a `memcpy` when the
+      // CLI tests launched several tools at once (a bad pointer in its own launch code).
+      try Self.launching.withLock { _ in try process.run() }
       // A thread of its own reads each pipe (blocking reads, no dispatch sources: those sometimes
       // miss the end of a pipe on Linux when many processes run at once).
       for (pipe, lines) in [(standardOutput, output), (standardError, errors)] {
