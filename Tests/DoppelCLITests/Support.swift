@@ -50,60 +50,59 @@
   }
 
   /// A running `doppel` with its output read line by line.
+  ///
+  /// Started with `posix_spawn` rather than Foundation's `Process`: on Linux (Swift 6.3.1)
+  /// `Process.run()` lists `/proc/self/fd` with a read past the end of a directory entry, and now
+  /// and then crashed the whole test process in CI with a bad pointer in `memcpy` (fixed upstream
+  /// in swift-corelibs-foundation #5472).
   final class DoppelProcess: Sendable {
-    private let process = Process()
+    private let pid: pid_t
     /// Standard output, line by line.
     let output = Lines()
     /// Standard error, line by line.
     let errors = Lines()
-    /// Held while a process launches (see `init`).
+    /// Held while a process launches, so that no launch inherits another's pipes.
     private static let launching = Locked(())
     private let exit = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
     /// Starts `doppel arguments…`, in `directory` when given, with `environment` added to the
     /// test's own.
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
-      process.executableURL = try doppelExecutable()
-      process.arguments = arguments
-      if let directory { process.currentDirectoryURL = directory }
-      if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+      let executable = try doppelExecutable().path
+      let variables = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+      let (pid, outputFD, errorFD) = try Self.launching.withLock { _ in
+        try spawn(executable, arguments, directory: directory?.path, environment: variables)
       }
-      let standardOutput = Pipe()
-      let standardError = Pipe()
-      process.standardOutput = standardOutput
-      process.standardError = standardError
-      process.terminationHandler = { [exit] process in
-        let waiters = exit.withLock { state in
-          state.status = process.terminationStatus
-          defer { state.waiters = [] }
-          return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: process.terminationStatus) }
-      }
-      // One launch at a time: Foundation's `Process.run()` on Linux crashed in a `memcpy` when the
-      // CLI tests launched several tools at once (a bad pointer in its own launch code).
-      try Self.launching.withLock { _ in try process.run() }
+      self.pid = pid
       // A thread of its own reads each pipe (blocking reads, no dispatch sources: those sometimes
       // miss the end of a pipe on Linux when many processes run at once).
-      for (pipe, lines) in [(standardOutput, output), (standardError, errors)] {
-        let handle = pipe.fileHandleForReading
+      for (descriptor, lines) in [(outputFD, output), (errorFD, errors)] {
         Thread.detachNewThread {
-          // read(2) on the descriptor: what has arrived, as `availableData` gives, but an error
-          // ends the output instead of trapping.
           var buffer = [UInt8](repeating: 0, count: 65_536)
           while true {
-            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             lines.append(Data(buffer[0..<count]))
           }
+          close(descriptor)
           lines.finish()
         }
       }
+      Thread.detachNewThread { [exit] in
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        // The exit code, or the signal that ended the process.
+        let status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : raw & 0x7F
+        let waiters = exit.withLock { state in
+          state.status = status
+          defer { state.waiters = [] }
+          return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: status) }
+      }
       // A test waiting for a line that never comes fails instead of hanging: the process is
       // stopped after a minute, which ends its output.
-      let pid = process.processIdentifier
       Task { [exit] in
         try? await Task.sleep(for: .seconds(60))
         if exit.withLock({ $0.status == nil }) { kill(pid, SIGKILL) }
@@ -112,7 +111,7 @@
 
     deinit {
       // A test that failed early must not leave its server running.
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      if exit.withLock({ $0.status == nil }) { kill(pid, SIGKILL) }
     }
 
     /// Waits for a line of standard output containing `text`.
@@ -136,7 +135,7 @@
     }
 
     /// Sends SIGINT (Ctrl-C).
-    func interrupt() { process.interrupt() }
+    func interrupt() { kill(pid, SIGINT) }
 
     /// Waits for the process to end; returns its exit status.
     func waitForExit() async -> Int32 {
@@ -159,6 +158,59 @@
       await process.errors.waitForEnd()
       return (status, process.outputLines.joined(separator: "\n"), process.errorLines.joined(separator: "\n"))
     }
+  }
+
+  /// Starts `executable` with `arguments`, its standard output and error on pipes whose read ends
+  /// are returned, in `directory` when given, with exactly `environment`. The child keeps no other
+  /// descriptor of the test process.
+  private func spawn(
+    _ executable: String, _ arguments: [String], directory: String?, environment: [String: String]
+  ) throws -> (pid: pid_t, output: Int32, error: Int32) {
+    var output: [Int32] = [-1, -1]
+    var error: [Int32] = [-1, -1]
+    guard pipe(&output) == 0, pipe(&error) == 0 else {
+      throw DoppelError("Cannot make a pipe for \(executable): errno \(errno).")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, error[1], 2)
+    // glibc has both (2.29 and 2.34); Swift's Glibc module does not show them, so look them up.
+    if let directory {
+      guard let addChdir = glibcFunction("posix_spawn_file_actions_addchdir_np", as: AddChdir.self) else {
+        throw DoppelError("This C library cannot start a process in another directory (no addchdir_np).")
+      }
+      _ = addChdir(&actions, directory)
+    }
+    if let addClosefrom = glibcFunction("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self) {
+      _ = addClosefrom(&actions, 3)
+    }
+    let argv = ([executable] + arguments).map { strdup($0) }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+    defer { for pointer in argv + envp { free(pointer) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, executable, &actions, nil, argv + [nil], envp + [nil])
+    close(output[1])
+    close(error[1])
+    guard result == 0 else {
+      close(output[0])
+      close(error[0])
+      throw DoppelError("Cannot start \(executable): error \(result).")
+    }
+    return (pid, output[0], error[0])
+  }
+
+  private typealias AddChdir =
+    @convention(c) (
+      UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+    ) -> Int32
+  private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+  /// A function of the C library by name, or `nil` when it has none of that name.
+  private func glibcFunction<Function>(_ name: String, as type: Function.Type) -> Function? {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
+    return unsafeBitCast(symbol, to: type)
   }
 
   /// Lines arriving from a pipe, and tasks waiting for one.

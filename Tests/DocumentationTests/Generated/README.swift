@@ -65,15 +65,15 @@ func snippet_README_L145() async throws {
   _ = load
 }
 
-// README.md:188
-func snippet_README_L188() async throws {
+// README.md:202
+func snippet_README_L202() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:212
-func snippet_README_L212() async throws {
+// README.md:226
+func snippet_README_L226() async throws {
   let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
@@ -83,9 +83,9 @@ func snippet_README_L212() async throws {
   _ = loadData
 }
 
-// README.md:223
+// README.md:237
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L223 {
+struct Snippet_README_L237 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -94,8 +94,8 @@ struct Snippet_README_L223 {
   }
 }
 
-// README.md:279
-func snippet_README_L279() async throws {
+// README.md:300
+func snippet_README_L300() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
