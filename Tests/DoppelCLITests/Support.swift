@@ -62,7 +62,7 @@
     /// Standard error, line by line.
     let errors = Lines()
     /// Held while a process launches, so that no launch inherits another's pipes.
-    private static let launching = Locked(())
+    private static let launching = NSLock()
     private let exit = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
     /// Starts `doppel arguments…`, in `directory` when given, with `environment` added to the
@@ -70,7 +70,7 @@
     init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
       let executable = try doppelExecutable().path
       let variables = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-      let (pid, outputFD, errorFD) = try Self.launching.withLock { _ in
+      let (pid, outputFD, errorFD) = try Self.launching.withLock {
         try spawn(executable, arguments, directory: directory?.path, environment: variables)
       }
       self.pid = pid
