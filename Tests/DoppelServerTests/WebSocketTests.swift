@@ -147,14 +147,14 @@
       backend.stub(.get("/chat"), Self.chat)
       var configuration = StubServer.Configuration()
       // Short timeouts, with room for a loaded machine to send the handshake within them.
-      configuration.idleTimeout = .seconds(1)
-      configuration.headerTimeout = .seconds(1)
+      configuration.idleTimeout = .seconds(3)
+      configuration.headerTimeout = .seconds(3)
       try await withStubServer(backend, configuration: configuration) { server in
         let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
         defer { connection.raw.close() }
         #expect(try await connection.readFrame() == .text("welcome"))
-        // Silent for two and a half times the timeouts: the conversation stays open.
-        connection.raw.setReadTimeout(.milliseconds(2_500))
+        // Silent for longer than the timeouts: the conversation stays open.
+        connection.raw.setReadTimeout(.seconds(4))
         let (bytes, end) = try await connection.raw.readUntilEnd()
         #expect(bytes.isEmpty)
         #expect(end == .timedOut)
