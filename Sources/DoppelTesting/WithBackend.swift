@@ -87,7 +87,21 @@ public func withBackend<R>(
 extension BackendScope {
   /// Ends the scope and records its failures in the running test.
   func report(testCase: AnyObject? = nil) {
-    for issue in finish() { reportIssue(issue.message, at: issue.location, testCase: testCase) }
+    report(testCase: testCase, alreadyRecorded: [])
+  }
+
+  /// Ends the scope and records its failures in the running test, except each unmatched request
+  /// whose report one of `recorded` (failures the test framework already recorded, such as the
+  /// error the test threw) contains: that request has been reported once already.
+  func report(testCase: AnyObject?, alreadyRecorded recorded: [String]) {
+    var recorded = recorded
+    for issue in finish() {
+      if issue.isUnmatchedRequest, let index = recorded.firstIndex(where: { $0.contains(issue.message) }) {
+        recorded.remove(at: index)
+        continue
+      }
+      reportIssue(issue.message, at: issue.location, testCase: testCase)
+    }
   }
 
   /// Ends the scope after its body threw `error`, records its failures in the running test, and

@@ -19,9 +19,10 @@
     ///
     /// At tear-down, each request no stub matched fails the test at the closest stub's declaration
     /// (or the line that called `makeBackend` when there is no stub), and each stub whose
-    /// expectation was not met fails it at the line that declared the stub. A test method that
-    /// rethrows an unmatched request's error also fails for that error, which `makeBackend` cannot
-    /// see; `withBackend` reports it once. ``Doppel/Backend/current`` is not set: pass the backend (or its
+    /// expectation was not met fails it at the line that declared the stub. When the test method
+    /// rethrows an unmatched request's error, XCTest records that error, which prints as the same
+    /// near-miss report (naming the closest stub's file and line), and the tear-down does not
+    /// report that request again. ``Doppel/Backend/current`` is not set: pass the backend (or its
     /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
     ///
     /// - Parameters:
@@ -41,7 +42,11 @@
       let scope = BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-      addTeardownBlock { [self] in scope.report(testCase: self) }
+      let failures = XCTestFailureLog.shared
+      failures.watch(self)
+      addTeardownBlock { [self] in
+        scope.report(testCase: self, alreadyRecorded: failures.take(for: self))
+      }
       return scope.backend
     }
 
@@ -96,5 +101,49 @@
         throw scope.report(rethrowing: error, testCase: self)
       }
     }
+  }
+
+  /// The failures XCTest records for test cases that made a backend with `makeBackend`, so that
+  /// the tear-down can tell which unmatched requests the test already failed for (by throwing
+  /// their error, which prints as the near-miss report).
+  final class XCTestFailureLog: NSObject, XCTestObservation, Sendable {
+    static let shared: XCTestFailureLog = {
+      let log = XCTestFailureLog()
+      XCTestObservationCenter.shared.addTestObserver(log)
+      return log
+    }()
+
+    /// Failure descriptions by watched test case.
+    private let failures = Locked<[ObjectIdentifier: [String]]>([:])
+
+    /// Starts keeping the failures `testCase` records.
+    func watch(_ testCase: XCTestCase) {
+      failures.withLock { $0[ObjectIdentifier(testCase), default: []] = [] }
+    }
+
+    /// The failures `testCase` recorded so far; stops keeping them.
+    func take(for testCase: XCTestCase) -> [String] {
+      failures.withLock { $0.removeValue(forKey: ObjectIdentifier(testCase)) ?? [] }
+    }
+
+    func record(_ description: String, for testCase: XCTestCase) {
+      failures.withLock { state in
+        let key = ObjectIdentifier(testCase)
+        if state[key] != nil { state[key]?.append(description) }
+      }
+    }
+
+    #if canImport(Darwin)
+      func testCase(_ testCase: XCTestCase, didRecord issue: XCTIssue) {
+        record(issue.compactDescription, for: testCase)
+      }
+    #else
+      func testCase(
+        _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
+        atLine lineNumber: Int
+      ) {
+        record(description, for: testCase)
+      }
+    #endif
   }
 #endif

@@ -70,6 +70,9 @@
         withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
       ) {
         captured.append(Failure(description: description, filePath: filePath, line: lineNumber))
+        // What XCTest's own recordFailure does, which this override replaces: tell the observers.
+        XCTestFailureLog.shared.testCase(
+          self, didFailWithDescription: description, inFile: filePath, atLine: lineNumber)
       }
 
       override func tearDown() {
@@ -110,6 +113,19 @@
           ]
         }
         // tearDown compares what was captured with `expected`.
+      }
+
+      func testMakeBackendReportsAnUnmatchedRequestTheTestRethrowsOnceAsTheReport() async throws {
+        let backend = makeBackend()
+        let stubLine = #line + 1
+        backend.stub(.get("/breeds.json"), .ok)
+        defer {
+          let report = backend.journal.first?.unmatchedReport ?? "(no report)"
+          XCTAssertTrue(report.contains("XCTestSupportTests.swift:\(stubLine)"))
+          // XCTest records what the test threw, and it reads as the report; the tear-down adds nothing.
+          expected = [Failure(description: "threw error \"\(report)\"", filePath: "<EXPR>", line: 0)]
+        }
+        _ = try await backend.session.data(from: URL(string: "https://api.example.com/cats.json")!)
       }
 
       func testAnUnmatchedRequestTheBodyRethrowsIsReportedOnce() async {

@@ -122,20 +122,51 @@ import Testing
   }
 
   #if canImport(FoundationNetworking)
-    /// The documented limit: a session the code under test makes from `.default` or `.ephemeral`
-    /// lists the built-in HTTP handler first, so on Linux nothing in the process can answer or stop
-    /// its requests. If FoundationNetworking ever changes this, this test says the documentation
-    /// must change too.
+    /// On Linux, a session the code under test makes from `.default` or `.ephemeral` lists the
+    /// built-in HTTP handler first, so Doppel cannot answer it; while a backend intercepts, its
+    /// requests are stopped before they reach the network and reported, each with the fix.
+    /// (Were the guard broken, these hosts under the reserved `.test` domain would not resolve.)
     @Test(arguments: ["default", "ephemeral"])
-    func sessionsMadeFromDefaultOrEphemeralAreNotCoveredOnLinux(configuration: String) async throws {
+    func sessionsMadeFromDefaultOrEphemeralAreStoppedAndReportedOnLinux(configuration: String) async throws {
+      let issues = IssueCollector()
+      let base: URLSessionConfiguration = configuration == "default" ? .default : .ephemeral
+      let sdkSession = URLSession(configuration: base)
+      try await Backend.withProcessWideBackend(issueReporter: issues.reporter) { backend in
+        backend.stub(.get("http://api.sdk.doppel.test/breeds.json"), .text("from the stub"))
+        #expect(
+          await Self.get(URL(string: "http://api.sdk.doppel.test/breeds.json")!, with: sdkSession)
+            == "URLError \(URLError.Code.badServerResponse.rawValue)")
+        #expect(
+          await Self.get(URL(string: "https://secure.sdk.doppel.test/v1/me")!, with: URLSession(configuration: base))
+            == "URLError \(URLError.Code.unknown.rawValue)")
+        #expect(backend.requests.isEmpty)
+      }
+      #expect(
+        issues.all.map(\.message) == [
+          "GET http://api.sdk.doppel.test/breeds.json was stopped before it reached the network: it came from a URLSession Doppel does not serve (one made from URLSessionConfiguration.default or .ephemeral, as a third-party SDK makes its own) while a backend intercepts process-wide. Give that client backend.configuration(basedOn:) so its requests reach the backend (see \"Clients that make their own sessions\" in Getting Started).",
+          "An HTTPS request to secure.sdk.doppel.test:443 was stopped before it reached the network: it came from a URLSession Doppel does not serve (one made from URLSessionConfiguration.default or .ephemeral, as a third-party SDK makes its own) while a backend intercepts process-wide. Give that client backend.configuration(basedOn:) so its requests reach the backend (see \"Clients that make their own sessions\" in Getting Started).",
+        ])
+    }
+
+    /// Loopback stays direct while a backend intercepts, so local servers in tests keep working;
+    /// and the proxy variables are put back when interception stops.
+    @Test func loopbackStaysDirectAndTheEnvironmentIsPutBack() async throws {
       let server = try Self.startServer()
       defer { server.stop() }
       let url = server.baseURL.appending(path: "breeds.json")
+      func proxyVariables() -> [String?] {
+        let names: [String] = ["http_proxy", "https_proxy", "no_proxy"]
+        return names.map { name in getenv(name).map { String(cString: $0) } }
+      }
       try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
-        backend.stub(.get(url.absoluteString), .text("from the stub"))
-        let base: URLSessionConfiguration = configuration == "default" ? .default : .ephemeral
-        #expect(await Self.get(url, with: URLSession(configuration: base)) == "200 from the server")
+        backend.stopInterceptingProcessWide()
+        let before = proxyVariables()
+        try backend.interceptProcessWide()
+        #expect(proxyVariables()[0]?.hasPrefix("http://127.0.0.1:") == true)
+        #expect(await Self.get(url, with: URLSession(configuration: .ephemeral)) == "200 from the server")
         #expect(backend.requests.isEmpty)
+        backend.stopInterceptingProcessWide()
+        #expect(proxyVariables() == before.map { $0 ?? "" })
       }
       #expect(server.requests.count == 1)
     }

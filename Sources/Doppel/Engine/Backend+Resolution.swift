@@ -139,11 +139,12 @@ extension Backend {
       let closest = NearMissReport.closestStub(to: request, among: stubs, state: machine.withLock { $0 })?.location
       reporter.report(DoppelIssue(report, location: closest, isUnmatchedRequest: true))
       let error = URLError(
-        .resourceUnavailable,
-        userInfo: [
-          NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url,
-          DoppelIssue.unmatchedReportKey: report,
-        ])
+        _nsError: UnmatchedRequestError(
+          domain: NSURLErrorDomain, code: URLError.Code.resourceUnavailable.rawValue,
+          userInfo: [
+            NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url,
+            DoppelIssue.unmatchedReportKey: report,
+          ]))
       return .now(finish(.error(error), for: request, stub: nil, entry: nil, context, unmatchedReport: report))
     case .respond(let response):
       return .now(finish(response, for: request, stub: nil, entry: nil, context, unmatchedReport: report))
@@ -341,4 +342,14 @@ private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendabl
   ) {
     completionHandler(nil)
   }
+}
+
+/// The error of a request no stub matched: an `NSURLErrorDomain` error that prints as the
+/// near-miss report, so that a test which rethrows it (and a framework that prints what a test
+/// threw) shows the report, not a dump of the error's fields.
+///
+/// Callers see it as a `URLError(.resourceUnavailable)` whose `localizedDescription` is the report.
+// @unchecked: NSError is immutable once made; this subclass adds no stored state.
+final class UnmatchedRequestError: NSError, @unchecked Sendable {
+  override var description: String { localizedDescription }
 }

@@ -78,6 +78,11 @@ enum ProcessWide {
     #if canImport(FoundationNetworking)
       let configuration = URLSession.shared.configuration
       configuration.protocolClasses = [interceptor] + withoutOurClasses(configuration.protocolClasses)
+      #if canImport(Glibc)
+        if !NetworkGuard.activate() {
+          IssueReporter.standardError.report(DoppelIssue(NetworkGuard.unavailableMessage))
+        }
+      #endif
     #else
       _ = URLProtocol.registerClass(interceptor)
     #endif
@@ -90,6 +95,9 @@ enum ProcessWide {
       let rest = withoutOurClasses(configuration.protocolClasses)
       // An empty list and nil mean the same to URLSession: only registered classes are consulted.
       configuration.protocolClasses = rest.isEmpty ? nil : rest
+      #if canImport(Glibc)
+        NetworkGuard.deactivate()
+      #endif
     #else
       URLProtocol.unregisterClass(ProcessWideURLProtocol.make(for: id))
     #endif
@@ -122,12 +130,22 @@ extension Backend {
   ///   `URLSessionConfiguration.protocolClasses` says, registers with the default (shared) session
   ///   rather than with sessions made from a configuration. So: `URLSession.shared`.
   ///
-  /// What is not covered, on any platform: sessions the code under test makes itself from
+  /// What is not answered, on any platform: sessions the code under test makes itself from
   /// `URLSessionConfiguration.default` or `.ephemeral`, as a third-party SDK does. Those
   /// configurations list the built-in HTTP handler first and never consult Doppel (on Linux
   /// `.default` is a fixed list, and registered classes are only a fallback for requests no listed
-  /// class accepts), so their requests reach the network. Give such a client
-  /// ``configuration(basedOn:)`` instead: see <doc:GettingStarted#Clients-that-make-their-own-sessions>.
+  /// class accepts). Give such a client ``configuration(basedOn:)`` instead: see
+  /// <doc:GettingStarted#Clients-that-make-their-own-sessions>.
+  /// - **Linux:** while this backend intercepts, those requests are stopped before they reach the
+  ///   network, and each is reported through this backend's ``issueReporter`` with that fix. Doppel
+  ///   points libcurl's proxy variables (`http_proxy`, `https_proxy`, `no_proxy`) at a guard on
+  ///   127.0.0.1 in this process, which reads the request line, reports it and closes the
+  ///   connection: the caller gets `URLError(.badServerResponse)` for HTTP and
+  ///   `URLError(.unknown)` for HTTPS. Loopback hosts stay direct, so local servers keep working.
+  ///   ``stopInterceptingProcessWide()`` puts the variables back. Processes started meanwhile
+  ///   inherit them, and this backend's own ``UnmatchedPolicy/passthrough`` to a host that is not
+  ///   loopback is stopped too.
+  /// - **Apple platforms:** they are not stopped (URLSession there reads no proxy variables).
   ///
   /// Sessions of other backends are never affected: their own class comes first.
   ///
@@ -147,7 +165,9 @@ extension Backend {
   /// intercepting.
   ///
   /// What it restores: `URLSession.shared` uses the network again, with the protocol classes it had
-  /// (Doppel's class is taken out of its list; on Apple platforms, unregistered). Sessions made from
+  /// (Doppel's class is taken out of its list; on Apple platforms, unregistered). On Linux, the
+  /// proxy variables get the values they had (one that was missing is set to the value curl read
+  /// in its place, or empty, which curl reads as unset). Sessions made from
   /// a copy of the shared configuration while this backend intercepted still list its class, but
   /// that class declines every request once this backend stops, so they use the network again too,
   /// and never reach a backend that intercepts later.
