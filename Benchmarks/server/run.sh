@@ -8,6 +8,7 @@
 #
 #   Benchmarks/server/run.sh                   # DURATION=10s CONNECTIONS=64 THREADS=2
 #   DURATION=30s Benchmarks/server/run.sh
+#   SERVER_CPUS=1 WRK_CPUS=0 Benchmarks/server/run.sh   # pinned: servers on core 1, wrk on core 0
 #
 # Installs wrk and nginx (Debian packages) when they are missing. Not part of CI.
 set -euo pipefail
@@ -18,6 +19,10 @@ duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
 nginx_port=${NGINX_PORT:-18080}
+server_pin=()
+wrk_pin=()
+if [ -n "${SERVER_CPUS:-}" ]; then server_pin=(taskset -c "$SERVER_CPUS"); fi
+if [ -n "${WRK_CPUS:-}" ]; then wrk_pin=(taskset -c "$WRK_CPUS"); fi
 doppel_port=${DOPPEL_PORT:-18081}
 
 missing=()
@@ -82,13 +87,13 @@ wait_for() {
 # wrk's requests per second, p50 and p99 latency, as "rps p50 p99".
 measure() {
   local url=$1 stubs=$2
-  STUBS=$stubs wrk -t"$threads" -c"$connections" -d2s -s "$here/paths.lua" "$url" >/dev/null
-  STUBS=$stubs wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$here/paths.lua" "$url" |
+  STUBS=$stubs "${wrk_pin[@]}" wrk -t"$threads" -c"$connections" -d2s -s "$here/paths.lua" "$url" >/dev/null
+  STUBS=$stubs "${wrk_pin[@]}" wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$here/paths.lua" "$url" |
     awk '/Requests\/sec:/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} END {print rps, p50, p99}'
 }
 
 run_nginx() {
-  "$nginx_bin" -c "$work/nginx.conf" -p "$work" &
+  "${server_pin[@]}" "$nginx_bin" -c "$work/nginx.conf" -p "$work" &
   server_pid=$!
   wait_for "http://127.0.0.1:$nginx_port/items/0.json"
   measure "http://127.0.0.1:$nginx_port" 1
@@ -97,14 +102,14 @@ run_nginx() {
 
 run_doppel() {
   local stubs=$1
-  "$doppel_bin" serve "$work/m$stubs" --port "$doppel_port" --quiet --no-watch >"$work/doppel.log" 2>&1 &
+  "${server_pin[@]}" "$doppel_bin" serve "$work/m$stubs" --port "$doppel_port" --quiet --no-watch >"$work/doppel.log" 2>&1 &
   server_pid=$!
   wait_for "http://127.0.0.1:$doppel_port/items/0.json"
   measure "http://127.0.0.1:$doppel_port" "$stubs"
   stop_server
 }
 
-echo "wrk -t$threads -c$connections -d$duration, 1 KB body, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "wrk -t$threads -c$connections -d$duration, 1 KB body, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg), servers on CPUs ${SERVER_CPUS:-any}, wrk on CPUs ${WRK_CPUS:-any}"
 read -r n1 n1p50 n1p99 < <(run_nginx)
 read -r d1 d1p50 d1p99 < <(run_doppel 1)
 read -r d1k d1kp50 d1kp99 < <(run_doppel 1000)
