@@ -67,6 +67,39 @@ import Testing
     #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
   }
 
+  /// A file body is kept between requests while the file is unchanged, and read again when it
+  /// changes, even to the same size, and even when it was just written (the file clock is coarse).
+  @Test func anEditedFixtureIsServedAsEdited() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("cat.json")
+    func write(_ text: String, secondsAgo: Double?) throws {
+      try Data(text.utf8).write(to: file)
+      if let secondsAgo {
+        try FileManager.default.setAttributes(
+          [.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: file.path)
+      }
+    }
+    let backend = quietBackend()
+    backend.stub(.get("/cat.json"), .file(file))
+    func body(_ path: String = "/cat.json") async throws -> String {
+      try await backend.send(.get, "https://a.com\(path)").body
+    }
+    try write(#"{"n":1}"#, secondsAgo: 60)
+    #expect(try await body() == #"{"n":1}"#)
+    #expect(try await body() == #"{"n":1}"#)
+    try write(#"{"n":2}"#, secondsAgo: 30)
+    #expect(try await body() == #"{"n":2}"#)
+    // Written just now, twice within the same tick of the file clock, with the same size.
+    try write(#"{"n":3}"#, secondsAgo: nil)
+    #expect(try await body() == #"{"n":3}"#)
+    try write(#"{"n":4}"#, secondsAgo: nil)
+    #expect(try await body() == #"{"n":4}"#)
+    try FileManager.default.removeItem(at: file)
+    await #expect(throws: URLError.self) { try await body() }
+  }
+
   @Test func aMissingFileFailsTheRequestNamingThePath() async throws {
     let issues = IssueCollector()
     let backend = Backend(issueReporter: issues.reporter)

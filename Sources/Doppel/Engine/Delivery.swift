@@ -15,8 +15,9 @@ enum Delivery: Sendable {
     /// The ``Request/answerKey`` of the request this answer was built for.
     let key: String?
     let body: Data
-    /// The `HTTPURLResponse` for these parts, when one was built already.
-    let prebuilt: UncheckedSendable<HTTPURLResponse>?
+    /// The `HTTPURLResponse` for these parts, built when first asked for: the stub server and
+    /// the journal never need one, and building one costs microseconds on Linux.
+    private let built: Locked<UncheckedSendable<HTTPURLResponse>?>
     let status: Int
     /// Whether the headers set cookies (a `Set-Cookie` field), worked out once per answer.
     let setsCookies: Bool
@@ -31,7 +32,7 @@ enum Delivery: Sendable {
       self.status = status
       self.headers = headers
       self.body = body
-      self.prebuilt = prebuilt.map(UncheckedSendable.init)
+      built = Locked(prebuilt.map(UncheckedSendable.init))
       setsCookies = headers.contains("Set-Cookie")
     }
 
@@ -50,8 +51,16 @@ enum Delivery: Sendable {
     }
 
     var httpURLResponse: HTTPURLResponse {
-      prebuilt?.value ?? Self.build(url: url, status: status, headers: headers)
+      built.withLock { built in
+        if let response = built?.value { return response }
+        let response = Self.build(url: url, status: status, headers: headers)
+        built = UncheckedSendable(response)
+        return response
+      }
     }
+
+    /// The `HTTPURLResponse` built for this answer so far, if any.
+    var builtResponse: HTTPURLResponse? { built.withLock { $0?.value } }
 
     static func build(url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse {
       HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
@@ -72,9 +81,11 @@ enum Delivery: Sendable {
           "A stub answered with status \(response.status), which is not an HTTP status. Use a status from 100 to 599, or .error(...) for a failure."
         ))
     }
-    // File bodies are read again for every request, so an edited fixture is served as edited.
-    let cacheable = response.body.source.isData
-    let cached = cacheable ? response.cache.lookup(request) : (prepared: nil, answer: nil)
+    // A file body is read again when the file changed (its size, modification time or inode), so
+    // an edited fixture is served as edited.
+    let file = response.body.source.fileSignature
+    let cacheable = response.body.source.isData || file != nil
+    let cached = cacheable ? response.cache.lookup(request, file: file) : (prepared: nil, answer: nil)
     let noBody = request.method == .head || response.status == 204 || response.status == 304
     let prepared: ResponseCache.Prepared
     if let hit = cached.prepared {
@@ -101,15 +112,16 @@ enum Delivery: Sendable {
       }
       prepared = ResponseCache.Prepared(headers: headers, body: body)
     }
-    let urlResponse =
-      cached.answer?.httpURLResponse
-      ?? Answer.build(url: request.url, status: response.status, headers: prepared.headers)
+    let urlResponse = cached.answer?.builtResponse
     let answer = Answer(
       url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
       body: noBody ? Data() : prepared.body, prebuilt: urlResponse)
-    if cacheable && cached.answer == nil {
+    // A file changed within the last second may change again without its modification time
+    // moving (the kernel's file clock is coarse): it is read again next time.
+    let settled = file.map { $0.isSettled(now: Date()) } ?? true
+    if cacheable && settled && cached.answer == nil {
       response.cache.store(
-        prepared,
+        prepared, file: file,
         noBody
           ? Answer(
             url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
@@ -132,6 +144,8 @@ struct ResponseCache: Sendable {
   private struct State {
     var prepared: Prepared?
     var last: Delivery.Answer?
+    /// The file `prepared` was read from, as it was then; `nil` for a body in memory.
+    var file: FileSignature?
   }
 
   /// Shared by every copy: the cache is one object however often a response is copied.
@@ -139,8 +153,11 @@ struct ResponseCache: Sendable {
 
   /// The prepared headers and body, and the answer built last time when it was for `request`'s
   /// URL: one lock.
-  func lookup(_ request: Request) -> (prepared: Prepared?, answer: Delivery.Answer?) {
-    let (prepared, last) = state.withLock { ($0.prepared, $0.last) }
+  /// For a file body, `file` is the file as it is now: what was kept for another state of the file
+  /// is not used.
+  func lookup(_ request: Request, file: FileSignature? = nil) -> (prepared: Prepared?, answer: Delivery.Answer?) {
+    let (prepared, last, kept) = state.withLock { ($0.prepared, $0.last, $0.file) }
+    guard kept == file else { return (nil, nil) }
     guard let last, last.isFor(request) else { return (prepared, nil) }
     return (prepared, last)
   }
@@ -152,10 +169,11 @@ struct ResponseCache: Sendable {
   }
 
   /// Keeps `prepared` and the answer with its whole body for the next request.
-  func store(_ prepared: Prepared, _ answer: Delivery.Answer) {
+  func store(_ prepared: Prepared, file: FileSignature? = nil, _ answer: Delivery.Answer) {
     state.withLock { state in
       state.prepared = prepared
       state.last = answer
+      state.file = file
     }
   }
 }
@@ -165,5 +183,42 @@ extension Response.Body.Source {
   var isData: Bool {
     if case .data = self { return true }
     return false
+  }
+
+  /// For a file body, the file as it is now; `nil` for other bodies and for a file that cannot be
+  /// looked at (reading it then reports why).
+  var fileSignature: FileSignature? {
+    if case .file(let url) = self { return FileSignature(path: url.path) }
+    return nil
+  }
+}
+
+/// What tells one state of a file from another without reading it: device, inode, size and
+/// modification time (to the nanosecond where the system keeps it).
+struct FileSignature: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let seconds: Int64
+  let nanoseconds: Int64
+
+  /// Whether the file was last modified at least a second before `now`.
+  func isSettled(now: Date) -> Bool {
+    now.timeIntervalSince1970 - (Double(seconds) + Double(nanoseconds) / 1e9) >= 1
+  }
+
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    device = UInt64(truncatingIfNeeded: info.st_dev)
+    inode = UInt64(truncatingIfNeeded: info.st_ino)
+    size = Int64(truncatingIfNeeded: info.st_size)
+    #if canImport(Darwin)
+      seconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_sec)
+      nanoseconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_nsec)
+    #else
+      seconds = Int64(truncatingIfNeeded: info.st_mtim.tv_sec)
+      nanoseconds = Int64(truncatingIfNeeded: info.st_mtim.tv_nsec)
+    #endif
   }
 }
