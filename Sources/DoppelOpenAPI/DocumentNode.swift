@@ -53,7 +53,15 @@
       return text
     }
 
+    /// Not inlined: Swift 6.3.1's optimizer crashes on it in release builds (CopyPropagation,
+    /// "Found outside of lifetime use") when it is inlined after an optional chain.
     var number: Double? {
+      @inline(never) get {
+        numberValue
+      }
+    }
+
+    private var numberValue: Double? {
       guard case .number(let number, _) = value else { return nil }
       return number
     }
