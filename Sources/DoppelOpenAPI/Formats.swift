@@ -44,14 +44,29 @@
     /// `local@domain.tld`: one `@`, something on each side, no white space, and a dot inside the
     /// domain with something on each side of it.
     private static func isEmail(_ text: String) -> Bool {
-      guard !text.contains(where: \.isWhitespace) else { return false }
-      let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-      guard parts.count == 2, !parts[0].isEmpty else { return false }
-      let domain = parts[1]
-      // Some dot has a character before it and after it.
-      return domain.indices.contains { index in
-        domain[index] == "." && index != domain.startIndex && domain.index(after: index) != domain.endIndex
+      // One pass over the scalars: no whitespace, exactly one "@" with something before it, and
+      // in the domain a dot with something before it and something after it.
+      var sawAt = false
+      var localIsEmpty = true
+      var domainLength = 0
+      var dotAfterStart = false
+      var valid = false
+      for scalar in text.unicodeScalars {
+        if scalar.properties.isWhitespace { return false }
+        if scalar == "@" {
+          if sawAt || localIsEmpty { return false }
+          sawAt = true
+          continue
+        }
+        guard sawAt else {
+          localIsEmpty = false
+          continue
+        }
+        if dotAfterStart { valid = true }
+        if scalar == ".", domainLength > 0 { dotAfterStart = true }
+        domainLength += 1
       }
+      return sawAt && valid
     }
 
     /// Reads ASCII patterns from UTF-8 bytes, front to back.

@@ -26,18 +26,35 @@
       var isJSON: Bool { MediaType.isJSON(type) }
 
       static func isJSON(_ type: String) -> Bool {
-        let base = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let base = baseType(type)
         return base == "application/json" || base.hasSuffix("+json") || base == "*/*" || base == "application/*"
       }
 
       /// Whether `contentType` (a header value) is this media type or within its range.
       func accepts(_ contentType: String) -> Bool {
-        let given =
-          contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let mine = type.lowercased()
+        let given = Self.baseType(contentType)
+        let mine = Self.baseType(type)
         if mine == "*/*" || mine == given { return true }
         if mine.hasSuffix("/*") { return given.hasPrefix(String(mine.dropLast())) }
         return false
+      }
+
+      /// A media type or `Content-Type` value without its parameters, trimmed and in lower case:
+      /// `Application/JSON; charset=utf-8` is `application/json`. ASCII is handled byte by byte
+      /// (this runs for every message checked); anything else goes through `lowercased()`.
+      static func baseType(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        var isASCII = true
+        for byte in value.utf8 {
+          if byte == UInt8(ascii: ";") { break }
+          if byte >= 0x80 { isASCII = false }
+          bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
+        let base = String(decoding: bytes[start...], as: UTF8.self)
+        return isASCII ? base : base.lowercased()
       }
     }
 

@@ -4,7 +4,26 @@
 
   /// A schema compiled once from the document: its keywords, with where each was written.
   /// Sub-schemas are indices into the ``SchemaTable``, so recursive schemas cost nothing extra.
-  struct Schema: Sendable {
+  ///
+  /// A class, so that checking a value passes one reference around instead of copying forty
+  /// fields (with their reference counts) for every value checked. Its keywords are read as
+  /// `schema.types`, `schema.required` and so on, from the ``Fields`` the compiler filled in.
+  @dynamicMemberLookup
+  final class Schema: Sendable {
+    let fields: Fields
+
+    init(_ fields: Fields) { self.fields = fields }
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<Fields, Value>) -> Value { fields[keyPath: keyPath] }
+
+    /// Where `keyword` is written in this schema.
+    func at(_ keyword: String) -> DocumentLocation {
+      fields.location.appending(keyword, line: fields.lines[keyword] ?? fields.location.line)
+    }
+
+    /// How messages name the schema: `Breed`, or its key path.
+    var displayName: String { fields.name ?? fields.location.path }
+
     enum Additional: Sendable {
       case any
       case forbidden
@@ -31,53 +50,48 @@
       let mapping: [(value: String, schema: Int)]
     }
 
-    var location: DocumentLocation
-    /// The line of each keyword written.
-    var lines: [String: Int] = [:]
-    /// The component name (`Breed`), for messages and implicit discriminator mapping.
-    var name: String?
-    var reference: Int?
-    var types: [String]?
-    var nullable = false
-    var enumValues: [JSONValue]?
-    var constValue: JSONValue?
-    var format: String?
-    var minimum: Double?
-    var maximum: Double?
-    var exclusiveMinimum: Double?
-    var exclusiveMaximum: Double?
-    var multipleOf: Double?
-    var minLength: Int?
-    var maxLength: Int?
-    var pattern: Pattern?
-    var items: Int?
-    var minItems: Int?
-    var maxItems: Int?
-    var uniqueItems = false
-    var properties: [Property] = []
-    var required: [String] = []
-    var additional = Additional.any
-    var minProperties: Int?
-    var maxProperties: Int?
-    var allOf: [Int] = []
-    var anyOf: [Int] = []
-    var oneOf: [Int] = []
-    var not: Int?
-    var discriminator: Discriminator?
-    var readOnly = false
-    var writeOnly = false
-    var example: JSONValue?
-    var defaultValue: JSONValue?
+    /// The keywords of a schema, as the compiler fills them in.
+    struct Fields: Sendable {
+      var location: DocumentLocation
+      /// The line of each keyword written.
+      var lines: [String: Int] = [:]
+      /// The component name (`Breed`), for messages and implicit discriminator mapping.
+      var name: String?
+      var reference: Int?
+      var types: [String]?
+      var nullable = false
+      var enumValues: [JSONValue]?
+      var constValue: JSONValue?
+      var format: String?
+      var minimum: Double?
+      var maximum: Double?
+      var exclusiveMinimum: Double?
+      var exclusiveMaximum: Double?
+      var multipleOf: Double?
+      var minLength: Int?
+      var maxLength: Int?
+      var pattern: Pattern?
+      var items: Int?
+      var minItems: Int?
+      var maxItems: Int?
+      var uniqueItems = false
+      var properties: [Property] = []
+      var required: [String] = []
+      var additional = Additional.any
+      var minProperties: Int?
+      var maxProperties: Int?
+      var allOf: [Int] = []
+      var anyOf: [Int] = []
+      var oneOf: [Int] = []
+      var not: Int?
+      var discriminator: Discriminator?
+      var readOnly = false
+      var writeOnly = false
+      var example: JSONValue?
+      var defaultValue: JSONValue?
 
-    init(location: DocumentLocation) { self.location = location }
-
-    /// Where `keyword` is written in this schema.
-    func at(_ keyword: String) -> DocumentLocation {
-      location.appending(keyword, line: lines[keyword] ?? location.line)
+      init(location: DocumentLocation) { self.location = location }
     }
-
-    /// How messages name the schema: `Breed`, or its key path.
-    var displayName: String { name ?? location.path }
   }
 
   /// A compiled regular expression.
@@ -94,14 +108,16 @@
 
   /// Every schema of a document, compiled once.
   struct SchemaTable: Sendable {
-    var schemas: [Schema]
+    let schemas: [Schema]
+
+    init(schemas: [Schema.Fields]) { self.schemas = schemas.map(Schema.init) }
 
     subscript(index: Int) -> Schema { schemas[index] }
   }
 
   /// Compiles schemas from document nodes into a ``SchemaTable``.
   final class SchemaCompiler {
-    private(set) var schemas: [Schema] = []
+    private(set) var schemas: [Schema.Fields] = []
     private var compiled: [String: Int] = [:]
     let files: DocumentFiles
 
@@ -115,7 +131,7 @@
       if let index = compiled[key] { return index }
       let index = schemas.count
       compiled[key] = index
-      var schema = Schema(location: location)
+      var schema = Schema.Fields(location: location)
       let parts = location.path.split(separator: ".")
       if parts.count == 3, parts[0] == "components", parts[1] == "schemas" { schema.name = String(parts[2]) }
       if parts.count == 1, file.name != files.main.name { schema.name = String(parts[0]) }
@@ -174,7 +190,7 @@
     }
 
     private func readKeywords(
-      _ node: DocumentNode, into schema: inout Schema, file: DocumentFiles.File, location: DocumentLocation
+      _ node: DocumentNode, into schema: inout Schema.Fields, file: DocumentFiles.File, location: DocumentLocation
     ) throws(OpenAPIError) {
       if let type = node["type"] {
         if let name = type.string {
