@@ -103,7 +103,15 @@ func runBenchmarks(_ options: Options) async -> Int {
 
   var memoryFailures = 0
   var memoryLine: String?
-  if options.doors.contains("test"), options.profile == nil {
+  if options.doors.contains("test"), let side = options.profile {
+    let workload = Workload(stubCount: 20)
+    FloorURLProtocol.install(workload)
+    let comparison = testCostComparison(workload, options: options)
+    let contender = side == "floor" ? comparison.floor : comparison.doppel
+    let run = await timedRun(contender, count: comparison.requests, mode: comparison.mode)
+    profiledFailures += run.failures
+    print("A test: \(contender.name) \(grouped(run.rate)) tests/s, \(run.failures) failures")
+  } else if options.doors.contains("test") {
     let workload = Workload(stubCount: 20)
     FloorURLProtocol.install(workload)
     let outcome = await measure(testCostComparison(workload, options: options), rounds: options.rounds)
