@@ -28,7 +28,9 @@ extension Matcher {
     /// the path holds characters a URL would read otherwise (`?`, `#`, `%`, a space).
     static func path(_ path: String) -> Wire? {
       guard path.utf8.first == UInt8(ascii: "/"),
-        !path.utf8.contains(where: { [UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: " ")].contains($0) })
+        !path.utf8.contains(where: {
+          [UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: " ")].contains($0)
+        })
       else { return nil }
       return .url(path)
     }
