@@ -28,6 +28,9 @@ struct Run: Sendable {
   let requests: Int
   let seconds: Double
   let failures: Int
+  /// The process's CPU time (user and system, every thread) during the run, from `getrusage`: on a
+  /// shared machine it moves less than the wall clock.
+  var cpuSeconds: Double = .nan
 
   var rate: Double { Double(requests) / seconds }
 }
@@ -35,6 +38,7 @@ struct Run: Sendable {
 /// Sends `count` requests to `contender` in `mode` and times them with a monotonic clock.
 func timedRun(_ contender: Contender, count: Int, mode: Mode) async -> Run {
   let clock = ContinuousClock()
+  let cpuStart = processCPUSeconds()
   let start = clock.now
   let failures: Int
   switch mode {
@@ -43,7 +47,20 @@ func timedRun(_ contender: Contender, count: Int, mode: Mode) async -> Run {
   }
   let elapsed = start.duration(to: clock.now)
   let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-  return Run(requests: count, seconds: seconds, failures: failures)
+  return Run(requests: count, seconds: seconds, failures: failures, cpuSeconds: processCPUSeconds() - cpuStart)
+}
+
+/// User and system CPU time the process has used so far, in seconds.
+func processCPUSeconds() -> Double {
+  var usage = rusage()
+  #if os(Linux)
+    let who = RUSAGE_SELF.rawValue
+  #else
+    let who = RUSAGE_SELF
+  #endif
+  guard getrusage(who, &usage) == 0 else { return .nan }
+  func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) * 1e-6 }
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// Requests `0..<count` one after another; returns the number of wrong answers.
@@ -115,6 +132,11 @@ struct Outcome: Sendable {
     let ratios = zip(doppelRuns, floorRuns).map { $0.rate / $1.rate }
     return (ratios.min() ?? .nan, ratios.max() ?? .nan)
   }
+  /// The median CPU time per request of each side, in microseconds.
+  var floorCPUMicroseconds: Double { median(floorRuns.map { $0.cpuSeconds / Double($0.requests) * 1e6 }) }
+  var doppelCPUMicroseconds: Double { median(doppelRuns.map { $0.cpuSeconds / Double($0.requests) * 1e6 }) }
+  /// The floor's median CPU time per request over Doppel's: the ratio by CPU time.
+  var cpuRatio: Double { floorCPUMicroseconds / doppelCPUMicroseconds }
   var failures: Int { (floorRuns + doppelRuns).reduce(warmUpFailures) { $0 + $1.failures } }
 
   /// The largest spread of round ratios a cell may have and still be called met: ±15% of the ratio.

@@ -37,7 +37,7 @@ struct Options: Sendable {
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N]
-                      [--only session|memory|delayed|test|loading|openapi] [--loading N]
+                      [--only session|memory|delayed|test|testcost|loading|openapi] [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
 
@@ -53,7 +53,7 @@ struct Options: Sendable {
       --width N            requests in flight in the concurrent mode (default 64)
       --only DOOR          measure only the URLSession door (session), respond(to:) (memory),
                            delayed answers through URLSession at 64 in flight (delayed), or the
-                           cost of a whole test (test), or the time big manifests and cassettes
+                           cost of a whole test (test, or testcost), or the time big manifests and cassettes
                            take to load (loading), or what OpenAPI validation of a request and its
                            response costs (openapi; needs --traits OpenAPI)
       --loading N          stubs per generated manifest and entries per cassette (default 50000)
@@ -97,7 +97,8 @@ struct Options: Sendable {
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else { fail("--stubs needs positive numbers") }
         options.stubCounts = counts
       case "--only":
-        guard let door = rest.popFirst(), allDoors.contains(door) else {
+        // `testcost` is another name for `test`.
+        guard let door = rest.popFirst().map({ $0 == "testcost" ? "test" : $0 }), allDoors.contains(door) else {
           fail("--only takes \(allDoors.sorted().joined(separator: ", ")) (openapi needs --traits OpenAPI)")
         }
         options.doors = [door]

@@ -103,7 +103,16 @@ func runBenchmarks(_ options: Options) async -> Int {
 
   var memoryFailures = 0
   var memoryLine: String?
-  if options.doors.contains("test"), options.profile == nil {
+  var cpuLine: String?
+  if options.doors.contains("test"), let side = options.profile {
+    let workload = Workload(stubCount: 20)
+    FloorURLProtocol.install(workload)
+    let comparison = testCostComparison(workload, options: options)
+    let contender = side == "floor" ? comparison.floor : comparison.doppel
+    let run = await timedRun(contender, count: comparison.requests, mode: comparison.mode)
+    profiledFailures += run.failures
+    print("A test: \(contender.name) \(grouped(run.rate)) tests/s, \(run.failures) failures")
+  } else if options.doors.contains("test") {
     let workload = Workload(stubCount: 20)
     FloorURLProtocol.install(workload)
     let outcome = await measure(testCostComparison(workload, options: options), rounds: options.rounds)
@@ -111,6 +120,9 @@ func runBenchmarks(_ options: Options) async -> Int {
       "A test (backend, 20 stubs, session, 5 requests, verify): Doppel \(grouped(outcome.doppelRate)) tests/s, "
         + "floor \(grouped(outcome.floorRate)) tests/s, ratio \(twoDecimals(outcome.ratio))")
     outcomes.append(outcome)
+    cpuLine =
+      "CPU time per test (getrusage, medians): Doppel \(grouped(outcome.doppelCPUMicroseconds)) µs, "
+      + "floor \(grouped(outcome.floorCPUMicroseconds)) µs; ratio by CPU time \(twoDecimals(outcome.cpuRatio))×"
     let memory = await testCostMemory(workload, total: options.memoryCheckTests)
     memoryFailures = memory.failures
     let growth = Double(memory.atEnd - memory.afterFirst) / 1024
@@ -127,6 +139,7 @@ func runBenchmarks(_ options: Options) async -> Int {
     if !notes.isEmpty { print("") }
     for note in notes { print(note) }
   }
+  if let cpuLine { print(cpuLine) }
   if let memoryLine { print(memoryLine) }
   var failures = profiledFailures + memoryFailures + outcomes.reduce(0) { $0 + $1.failures }
   if options.doors.contains("loading"), options.profile == nil {

@@ -64,6 +64,50 @@ import Testing
     #expect(others.allSatisfy { $0.requests.count == 1 })
   }
 
+  #if canImport(FoundationNetworking)
+    /// `backend.session`'s cookie storage is reused once its backend and session are gone (making
+    /// a new one costs more than a small test), emptied: no cookie of one test reaches the next.
+    @Test func cookieStoragesAreReusedEmpty() async throws {
+      final class Seen: @unchecked Sendable {
+        // Safe: only touched by this test's sequential loop.
+        weak var storage: HTTPCookieStorage?
+      }
+      var seen: [Seen] = []
+      var reused = 0
+      for index in 0..<200 {
+        let backend = Backend(issueReporter: .ignore)
+        backend.stub(.get("/a"), .text("ok").header("Set-Cookie", "visit=\(index); Path=/"))
+        let session = backend.session
+        #expect(session.configuration.urlCache == nil)
+        let storage = try #require(session.configuration.httpCookieStorage)
+        if seen.contains(where: { $0.storage === storage }) { reused += 1 }
+        let record = Seen()
+        record.storage = storage
+        seen.append(record)
+        #expect(storage.cookies?.isEmpty ?? true)
+        _ = try await session.data(from: Self.url)
+        _ = try await session.data(from: Self.url)
+        // The second request carries this test's cookie, and only it.
+        #expect(backend.requests.first?.headers["Cookie"] == nil)
+        #expect(backend.requests.last?.headers["Cookie"] == "visit=\(index)")
+      }
+      // Tests running in parallel may take some spares, never all of them.
+      #expect(reused > 0)
+    }
+
+    @Test func aCookieStorageSomeoneStillHoldsIsNeverReused() async throws {
+      var kept: [HTTPCookieStorage] = []
+      for _ in 0..<100 {
+        let backend = Backend(issueReporter: .ignore)
+        backend.stub(.get("/a"), .ok)
+        let storage = try #require(backend.session.configuration.httpCookieStorage)
+        #expect(!kept.contains { $0 === storage })
+        kept.append(storage)
+        _ = try await backend.session.data(from: Self.url)
+      }
+    }
+  #endif
+
   @Test func theNumberOfABackendThatInterceptedProcessWideIsNeverReused() async throws {
     // Copies of URLSession.shared's configuration made while it intercepted hold its class.
     let id = try await Backend.withProcessWideBackend(issueReporter: .ignore) { $0.id }

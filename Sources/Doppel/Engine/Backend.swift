@@ -338,8 +338,10 @@ public final class Backend: Sendable {
       )
     }
     var issues = unmatched.map { DoppelIssue($0, location: nil, isUnmatchedRequest: true) }
-    for stub in router.stubs where stub.matcher.problem == nil {
-      guard let expected = stub.expectedCalls ?? (requireAll ? 1...Int.max : nil) else { continue }
+    for stub in router.stubs {
+      // The expectation first: most stubs have none, and finding a matcher's problem walks it.
+      guard let expected = stub.expectedCalls ?? (requireAll ? 1...Int.max : nil), stub.matcher.problem == nil
+      else { continue }
       let calls = stub.callCount
       guard !expected.contains(calls) else { continue }
       let wanted: String

@@ -10,7 +10,11 @@ struct PathTemplate: Sendable {
 
   let segments: [Segment]
 
-  static func isTemplate(_ path: String) -> Bool { path.contains("{") || path.contains("}") }
+  static func isTemplate(_ path: String) -> Bool {
+    // Bytes, not `contains("{")`: with Foundation imported that is NSString's search, slow for
+    // something every stub's path goes through.
+    path.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+  }
 
   static func compile(_ path: String) -> Result<PathTemplate, DoppelError> {
     var segments: [Segment] = []

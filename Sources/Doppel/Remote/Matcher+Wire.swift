@@ -27,7 +27,11 @@ extension Matcher {
     /// A path matcher as a manifest `url`: a path written alone is matched on any host. `nil` when
     /// the path holds characters a URL would read otherwise (`?`, `#`, `%`, a space).
     static func path(_ path: String) -> Wire? {
-      guard path.hasPrefix("/"), !path.contains(where: { "?#% ".contains($0) }) else { return nil }
+      guard path.utf8.first == UInt8(ascii: "/"),
+        !path.utf8.contains(where: {
+          [UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: " ")].contains($0)
+        })
+      else { return nil }
       return .url(path)
     }
   }

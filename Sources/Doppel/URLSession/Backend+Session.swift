@@ -7,10 +7,17 @@ import Foundation
 extension Backend {
   /// A `URLSession` whose every request is answered by this backend. The same session every time.
   ///
-  /// Its configuration is ``configuration``. Hand it to the code under test in place of
-  /// `URLSession.shared`.
+  /// Its configuration is ``configuration`` (an ephemeral one), except that on Linux it has no URL
+  /// cache (`urlCache` is `nil`): stubbed answers are never cached, and a cache costs a lookup on
+  /// every request. Hand it to the code under test in place of `URLSession.shared`.
   public var session: URLSession {
-    cachedSession { makeSession() }
+    cachedSession {
+      #if canImport(FoundationNetworking)
+        makeSession(configuration: BackendRegistry.shared.sessionBase(), recycles: true)
+      #else
+        makeSession()
+      #endif
+    }
   }
 
   /// A new ephemeral configuration routed to this backend (see ``configuration(basedOn:)``).
@@ -30,11 +37,12 @@ extension Backend {
   /// A routed copy of `base`, and its route. A `tracked` route is for a session Doppel makes
   /// itself, whose number can be reused once the backend and the session are gone.
   private func routedConfiguration(
-    basedOn base: URLSessionConfiguration, tracked: Bool
+    basedOn base: URLSessionConfiguration, tracked: Bool, recycles: Bool = false
   ) -> (configuration: URLSessionConfiguration, route: UInt32) {
     let configuration = (base.copy() as? URLSessionConfiguration) ?? .ephemeral
     let others = (base.protocolClasses ?? []).filter { !($0 is DoppelURLProtocol.Type) }
-    let route = BackendRegistry.shared.addRoute(to: self, configuration: configuration, tracked: tracked)
+    let route = BackendRegistry.shared.addRoute(
+      to: self, configuration: configuration, tracked: tracked, recycles: recycles)
     configuration.protocolClasses = [ScopedProtocolClass.make(for: route)] + others
     return (configuration, route)
   }
@@ -44,7 +52,16 @@ extension Backend {
     configuration base: URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
-    let (configuration, route) = routedConfiguration(basedOn: base, tracked: true)
+    makeSession(configuration: base, delegate: delegate, delegateQueue: delegateQueue, recycles: false)
+  }
+
+  /// A new session; when `recycles`, `base` came from ``BackendRegistry/sessionBase()`` and its cookie
+  /// storage may serve another session once this one and the backend are gone.
+  private func makeSession(
+    configuration base: URLSessionConfiguration, delegate: (any URLSessionDelegate)? = nil,
+    delegateQueue: OperationQueue? = nil, recycles: Bool
+  ) -> URLSession {
+    let (configuration, route) = routedConfiguration(basedOn: base, tracked: true, recycles: recycles)
     #if canImport(FoundationNetworking)
       // Routes the task types a URLProtocol cannot serve on Linux through ones it can.
       let session = DoppelSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)

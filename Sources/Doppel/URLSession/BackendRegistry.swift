@@ -33,8 +33,10 @@ final class BackendRegistry: Sendable {
 
   /// What keeps a route's number from being reused.
   private enum Users {
-    /// Sessions Doppel made itself, held weakly; the route is free when they are gone.
-    case sessions([WeakBox<URLSession>])
+    /// Sessions Doppel made itself, held weakly; the route is free when they are gone. When
+    /// `recycles`, the route's configuration came from ``sessionBase()`` and its cookie storage
+    /// goes back to the spares once nothing else holds it.
+    case sessions([WeakBox<URLSession>], recycles: Bool)
     /// A configuration that was handed out: the number is never reused.
     case escaped
   }
@@ -45,8 +47,12 @@ final class BackendRegistry: Sendable {
     var routes: [UInt32: Route] = [:]
     /// The route numbers each backend owns (its own number excluded), and who uses each.
     var owned: [UInt32: [UInt32: Users]] = [:]
-    /// Routes of backends that are gone, waiting for their sessions to go too.
-    var draining: [UInt32: [WeakBox<URLSession>]] = [:]
+    /// Routes of backends that are gone, waiting for their sessions to go too, with the
+    /// configuration whose cookie storage is to be recycled then.
+    var draining: [UInt32: (sessions: [WeakBox<URLSession>], recycled: UncheckedSendable<URLSessionConfiguration>?)] =
+      [:]
+    /// Emptied cookie storages of sessions that are gone, for new sessions (see ``sessionBase()``).
+    var spareCookies: [UncheckedSendable<HTTPCookieStorage>] = []
     /// Backend numbers that were turned into a class some session may still hold (a backend that
     /// intercepted process-wide): never reused.
     var kept: Set<UInt32> = []
@@ -58,10 +64,25 @@ final class BackendRegistry: Sendable {
     }
 
     mutating func sweep() {
-      for (number, sessions) in draining where sessions.allSatisfy({ $0.object == nil }) {
-        draining[number] = nil
-        free.append(number)
+      let gone = draining.compactMap { number, route in
+        route.sessions.allSatisfy { $0.object == nil } ? number : nil
       }
+      for number in gone {
+        free.append(number)
+        // Taking the storage out drops the configuration: the storage is then held only here, or
+        // also by someone else, and then it is not reused.
+        guard var storage = Self.cookieStorage(of: draining.removeValue(forKey: number)),
+          spareCookies.count < BackendRegistry.maximumSpareCookieStorages,
+          isKnownUniquelyReferenced(&storage), BackendRegistry.empty(storage)
+        else { continue }
+        spareCookies.append(UncheckedSendable(storage))
+      }
+    }
+
+    private static func cookieStorage(
+      of route: (sessions: [WeakBox<URLSession>], recycled: UncheckedSendable<URLSessionConfiguration>?)?
+    ) -> HTTPCookieStorage? {
+      route?.recycled?.value.httpCookieStorage
     }
   }
 
@@ -80,12 +101,14 @@ final class BackendRegistry: Sendable {
   /// A new route to `backend` for sessions made from `configuration`. Unless `tracked`, the
   /// configuration is handed out and the route's number is never reused; when `tracked`, the
   /// caller makes the session itself and passes it to ``track(_:route:owner:)``.
-  func addRoute(to backend: Backend, configuration: URLSessionConfiguration, tracked: Bool = false) -> UInt32 {
+  func addRoute(
+    to backend: Backend, configuration: URLSessionConfiguration, tracked: Bool = false, recycles: Bool = false
+  ) -> UInt32 {
     state.withLock { state in
       let id = state.take()
       state.routes[id] = Route(
         backend: WeakBox(object: backend), owner: backend.id, configuration: UncheckedSendable(configuration))
-      state.owned[backend.id, default: [:]][id] = tracked ? .sessions([]) : .escaped
+      state.owned[backend.id, default: [:]][id] = tracked ? .sessions([], recycles: recycles) : .escaped
       return id
     }
   }
@@ -93,8 +116,8 @@ final class BackendRegistry: Sendable {
   /// Notes that `session`, made by Doppel, sends its requests through `route`.
   func track(_ session: URLSession, route: UInt32, owner: UInt32) {
     state.withLock { state in
-      guard case .sessions(let sessions) = state.owned[owner]?[route] else { return }
-      state.owned[owner]?[route] = .sessions(sessions + [WeakBox(object: session)])
+      guard case .sessions(let sessions, let recycles) = state.owned[owner]?[route] else { return }
+      state.owned[owner]?[route] = .sessions(sessions + [WeakBox(object: session)], recycles: recycles)
     }
   }
 
@@ -111,8 +134,10 @@ final class BackendRegistry: Sendable {
       state.routes[id] = nil
       if state.kept.remove(id) == nil { state.free.append(id) }
       for (route, users) in state.owned.removeValue(forKey: id) ?? [:] {
-        state.routes[route] = nil
-        if case .sessions(let sessions) = users { state.draining[route] = sessions }
+        let configuration = state.routes.removeValue(forKey: route)?.configuration
+        if case .sessions(let sessions, let recycles) = users {
+          state.draining[route] = (sessions, recycles ? configuration : nil)
+        }
       }
       state.sweep()
     }
@@ -123,6 +148,48 @@ final class BackendRegistry: Sendable {
   }
 
   func backend(_ id: UInt32) -> Backend? { route(id)?.backend.object }
+
+  /// A configuration for a session Doppel makes for ``Backend/session``: ephemeral (its own cookie
+  /// and credential storage, nothing on disk) and without a URL cache, since stubbed answers are
+  /// never cached.
+  ///
+  /// Making `URLSessionConfiguration.ephemeral` costs about 80 µs on Linux (its URL cache looks up
+  /// the cache directory), more than the rest of a small test, and a cache is looked up on every
+  /// request. So the base is a copy of one prototype with a new credential storage and a cookie
+  /// storage that is either new or a spare: the emptied storage of a session made here that is gone,
+  /// and that nothing else holds any more (checked with `isKnownUniquelyReferenced`), so no cookie
+  /// of one backend can reach another.
+  func sessionBase() -> URLSessionConfiguration {
+    let spare = state.withLock { $0.spareCookies.popLast() }
+    guard let spare, let configuration = Self.prototype.value.copy() as? URLSessionConfiguration else {
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.urlCache = nil
+      return configuration
+    }
+    spare.value.cookieAcceptPolicy = Self.prototype.value.httpCookieStorage?.cookieAcceptPolicy ?? .always
+    configuration.httpCookieStorage = spare.value
+    configuration.urlCredentialStorage = URLCredentialStorage()
+    return configuration
+  }
+
+  /// What ``sessionBase()`` copies; its own storages are never used.
+  private static let prototype: UncheckedSendable<URLSessionConfiguration> = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    return UncheckedSendable(configuration)
+  }()
+
+  /// Spare cookie storages kept at most: a suite runs a few tests at a time.
+  static let maximumSpareCookieStorages = 64
+
+  /// Empties `storage`; whether it is empty now.
+  private static func empty(_ storage: HTTPCookieStorage) -> Bool {
+    storage.removeCookies(since: .distantPast)
+    return storage.cookies?.isEmpty ?? true
+  }
+
+  /// How many spare cookie storages wait for a session, for tests.
+  var spareCookieStorages: Int { state.withLock { $0.spareCookies.count } }
 
   /// How many numbers were ever handed out, for tests: reuse keeps it flat.
   var highestNumber: UInt32 { state.withLock { $0.next &- 1 } }

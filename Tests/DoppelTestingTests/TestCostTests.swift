@@ -1,0 +1,85 @@
+import DoppelTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The cost of a test through the trait, measured as a suite pays it: 2,000 parameterized cases,
+/// each with its own backend (20 stubs, given by `.doppel`), 5 requests through
+/// `Backend.current.session` and the trait's verification; against the same 2,000 cases each
+/// making a fresh ephemeral session over a minimal `URLProtocol`.
+///
+/// Opt-in, because it measures (it asserts nothing about time): set `DOPPEL_TEST_COST=1` and run
+/// each side alone, then compare the durations Swift Testing prints:
+///
+///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/throughTheTrait
+///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/minimalURLProtocol
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["DOPPEL_TEST_COST"] != nil))
+struct TestCostTests {
+  static let urls = (0..<20).map { "https://api.example.com/items/\($0)" }
+  static let body = Data((0..<1024).map { UInt8(truncatingIfNeeded: $0) })
+
+  /// The URL request `request` of case `index` asks for.
+  static func url(case index: Int, request: Int) -> URL {
+    URL(string: urls[(index * 5 + request) % urls.count])!
+  }
+
+  @Test(
+    .doppel { backend in
+      for url in TestCostTests.urls { backend.stub(.get(url), .data(TestCostTests.body)) }
+    },
+    arguments: 0..<2_000)
+  func throughTheTrait(index: Int) async throws {
+    let session = Backend.current.session
+    for request in 0..<5 {
+      let (data, response) = try await session.data(from: Self.url(case: index, request: request))
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+      #expect(data.count == 1024)
+    }
+  }
+
+  @Test(arguments: 0..<2_000)
+  func minimalURLProtocol(index: Int) async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [MinimalURLProtocol.self]
+    let session = URLSession(configuration: configuration)
+    for request in 0..<5 {
+      let (data, response) = try await session.data(from: Self.url(case: index, request: request))
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+      #expect(data.count == 1024)
+    }
+  }
+}
+
+/// The least a `URLProtocol` stub can do: a prebuilt answer per URL, delivered inside
+/// `startLoading`.
+private final class MinimalURLProtocol: URLProtocol {
+  static let answers: [String: HTTPURLResponse] = Dictionary(
+    uniqueKeysWithValues: TestCostTests.urls.map { url in
+      (
+        url,
+        HTTPURLResponse(
+          url: URL(string: url)!, statusCode: 200, httpVersion: "HTTP/1.1",
+          headerFields: ["Content-Type": "application/octet-stream", "Content-Length": "1024"])!
+      )
+    })
+
+  override class func canInit(with request: URLRequest) -> Bool { true }
+
+  override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+  override func startLoading() {
+    guard let client else { return }
+    guard let response = Self.answers[request.url?.absoluteString ?? ""] else {
+      client.urlProtocol(self, didFailWithError: URLError(.fileDoesNotExist))
+      return
+    }
+    client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+    client.urlProtocol(self, didLoad: TestCostTests.body)
+    client.urlProtocolDidFinishLoading(self)
+  }
+
+  override func stopLoading() {}
+}
