@@ -417,6 +417,41 @@
       }
     }
 
+    @Test func aReloadedManifestRendersItsTemplatedFileAndABrokenOneKeepsTheOld() async throws {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "doppel-reload-template-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let manifestURL = folder.appendingPathComponent("doppel.json")
+      func write(_ fixture: String) throws {
+        try Data(
+          #"{"stubs": [{"request": "GET /hi/{name}", "response": {"file": "\#(fixture)", "template": true}}]}"#.utf8
+        )
+        .write(to: manifestURL)
+      }
+      try Data("Hi {{path.name}}".utf8).write(to: folder.appendingPathComponent("hi.txt"))
+      try Data("Bye\n{{path.nmae}}".utf8).write(to: folder.appendingPathComponent("bye.txt"))
+      try write("hi.txt")
+      let load: @Sendable (String?) throws -> Backend = { _ in
+        try Backend(
+          manifest: Manifest(data: Data(contentsOf: manifestURL), url: manifestURL), scenario: .base,
+          issueReporter: .ignore)
+      }
+      var configuration = StubServer.Configuration()
+      configuration.admin.files = StubServer.StubFiles(load: load)
+      try await withStubServer(try load(nil), configuration: configuration) { server in
+        #expect(try await fetch(server.url("/hi/Ann")).body == "Hi Ann")
+        try write("bye.txt")
+        #expect(
+          throws: DoppelError(
+            #"\#(manifestURL.path):1:63: stubs[0].response.file: \#(folder.appendingPathComponent("bye.txt").path):2:1: unknown template variable "{{path.nmae}}". Did you mean "{{path.name}}"? The request's path parameters are: name."#
+          )
+        ) { try server.reloadFiles() }
+        // Still serving what the manifest said before.
+        #expect(try await fetch(server.url("/hi/Bo")).body == "Hi Bo")
+      }
+    }
+
     @Test func aReloadKeepsTheStateWhileAStubStillUsesIt() async throws {
       try await withManifestServer { server in
         _ = try await fetch(server.url("/login"), method: "POST")
