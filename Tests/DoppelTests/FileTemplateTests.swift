@@ -126,7 +126,7 @@ import Testing
     }
   }
 
-  @Test func aFileThatIsNotUTF8CannotBeATemplate() async throws {
+  @Test func aFileThatIsNotUTF8TextCannotBeATemplate() async throws {
     try await withFolder { folder in
       let file = folder.appendingPathComponent("logo.png")
       try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF]).write(to: file)
@@ -137,6 +137,13 @@ import Testing
         )
       ) {
         try backend(#"{"request": "/logo", "response": {"file": "logo.png", "template": true}}"#, in: folder)
+      }
+      #expect(
+        throws: DoppelError(
+          #"\#(manifest):1:54: stubs[0].response.file: /dev/null is not a regular file (a device, a pipe or a socket), so it cannot be a template. Name a file, or remove "template"."#
+        )
+      ) {
+        try backend(#"{"request": "/logo", "response": {"file": "/dev/null", "template": true}}"#, in: folder)
       }
       // Without "template" the bytes are sent as they are.
       let plain = try backend(#"{"request": "/logo", "response": {"file": "logo.png"}}"#, in: folder)

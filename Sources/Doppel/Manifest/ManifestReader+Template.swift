@@ -99,10 +99,9 @@ extension ManifestReader {
   {
     let file = FileTemplate(url: url, captures: captures, removal: "remove \"template\"")
     let data: Data
-    do {
-      data = try Response.readFile(url)
-    } catch {
-      throw self.error(node, path, error.message)
+    switch file.read() {
+    case .success(let bytes): data = bytes
+    case .failure(let problem): throw error(node, path, problem.message)
     }
     if case .failure(let problem) = file.pieces(of: data) { throw error(node, path, problem.message) }
     return file

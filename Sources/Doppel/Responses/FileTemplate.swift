@@ -25,15 +25,39 @@ struct FileTemplate: Sendable {
     last = Locked(nil)
   }
 
+  /// The largest template file: its text and pieces are held in memory.
+  static let maximumSize = 16 << 20
+
   /// The pieces of the file's text as it is now.
   func pieces() -> Result<[ResponseTemplate.Piece], DoppelError> {
-    let data: Data
-    do {
-      data = try Response.readFile(url)
-    } catch {
-      return .failure(error)
+    read().flatMap { pieces(of: $0) }.mapError { DoppelError($0.sentence) }
+  }
+
+  /// The file's bytes: a regular file (not a device or a pipe, which may never end) of at most
+  /// ``maximumSize`` bytes.
+  func read() -> Result<Data, FileTemplateProblem> {
+    let resolved = url.resolvingSymlinksInPath()
+    if let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path) {
+      if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+        return .failure(
+          FileTemplateProblem(
+            message:
+              "\(url.path) is not a regular file (a device, a pipe or a socket), so it cannot be a template. Name a file, or \(removal)."
+          ))
+      }
+      if let size = (attributes[.size] as? NSNumber)?.int64Value, size > Self.maximumSize {
+        return .failure(
+          FileTemplateProblem(
+            message:
+              "\(url.path) is \(size) bytes; a template is at most \(Self.maximumSize) bytes (16 MiB). Split the body, or \(removal) to send the file as it is."
+          ))
+      }
     }
-    return pieces(of: data).mapError { DoppelError("The template file \($0.message)") }
+    do {
+      return .success(try Response.readFile(url))
+    } catch {
+      return .failure(FileTemplateProblem(message: error.message, isSentence: true))
+    }
   }
 
   /// The pieces of `data`, the file's text; kept for the next request when the text is a template.
@@ -62,5 +86,11 @@ struct FileTemplate: Sendable {
 /// What makes a file's text unusable as a template: `/path/user.json:3:14: unknown template
 /// variable …`, or that it is not UTF-8 text.
 struct FileTemplateProblem: Error, Sendable {
+  /// The problem, after the manifest's position and key path: `/path/user.json:3:14: unknown …`.
   let message: String
+  /// Whether ``message`` is a whole sentence already (`Could not read …`).
+  var isSentence = false
+
+  /// The problem on its own, when a request reads the file: `The template file /path/user.json:3:14: …`.
+  var sentence: String { isSentence ? message : "The template file \(message)" }
 }

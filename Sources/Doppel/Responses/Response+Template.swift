@@ -64,8 +64,8 @@ extension ResponseTemplate {
     case .file(let url):
       // Checked now when the file is there; read again for each request, as a file body is.
       let file = FileTemplate(url: url, captures: nil, removal: "remove .templated()")
-      if let data = try? Response.readFile(url), case .failure(let problem) = file.pieces(of: data) {
-        return .failure(DoppelError("The template file \(problem.message)"))
+      if case .success(let data) = file.read(), case .failure(let problem) = file.pieces(of: data) {
+        return .failure(DoppelError(problem.sentence))
       }
       bodyFile = file
     case .data(let data):
