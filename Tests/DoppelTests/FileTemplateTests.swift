@@ -79,6 +79,24 @@ import Testing
     }
   }
 
+  @Test func concurrentRequestsEachGetTheirOwnRendering() async throws {
+    try await withFolder { folder in
+      try Data("item {{path.n}}".utf8).write(to: folder.appendingPathComponent("item.txt"))
+      let backend = try backend(
+        #"{"request": "/items/{n}", "response": {"file": "item.txt", "template": true}}"#, in: folder)
+      let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+        for n in 0..<32 {
+          group.addTask {
+            let (data, _) = try await backend.respond(to: URLRequest(url: URL(string: "https://a.com/items/\(n)")!))
+            return String(decoding: data, as: UTF8.self)
+          }
+        }
+        return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+      }
+      #expect(bodies == Set((0..<32).map { "item \($0)" }))
+    }
+  }
+
   @Test func anEditedFileIsServedWithoutAReloadAndCheckedWhenRead() async throws {
     try await withFolder { folder in
       let file = folder.appendingPathComponent("page.html")
