@@ -26,12 +26,13 @@
 
     /// A server serving the manifest, with its admin API able to switch scenarios and reset.
     private func withManifestServer(
-      journalLimit: Int? = nil, _ body: (StubServer) async throws -> Void
+      journalLimit: Int? = nil, fixtureDirectory: URL? = nil, _ body: (StubServer) async throws -> Void
     ) async throws {
       let manifest = try Manifest(data: Data(Self.manifestText.utf8), url: URL(fileURLWithPath: "/tmp/doppel.json"))
       let backend = Backend(issueReporter: .ignore, journalLimit: journalLimit)
       try backend.addStubs(from: manifest, scenario: .base)
       var configuration = StubServer.Configuration()
+      if let fixtureDirectory { configuration.admin.fixtureDirectory = fixtureDirectory }
       configuration.admin.files = StubServer.StubFiles(scenarioNames: manifest.scenarioNames) { scenario in
         try Backend(
           manifest: manifest, scenario: scenario.map(ScenarioSelection.named) ?? .base, issueReporter: .ignore)
@@ -91,6 +92,40 @@
         #expect(
           error(typo)
             == #"request body:1:72: response.text: unknown template variable "{{path.ID}}". Did you mean "{{path.id}}"? The request's path parameters are: id."#
+        )
+      }
+    }
+
+    @Test func aTemplatedFileAddedAtRunTimeIsRenderedForEachRequest() async throws {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "doppel-admin-template-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let file = folder.appendingPathComponent("user.json")
+      try Data(#"{"id": "{{path.id}}", "q": "{{query.q}}"}"#.utf8).write(to: file)
+      try await withManifestServer(fixtureDirectory: folder) { server in
+        let added = try await admin(
+          server, "POST", "stubs",
+          #"{"request": "GET /users/{id}", "response": {"file": "user.json", "template": true}}"#)
+        #expect(added.status == 201)
+        let (first, response) = try await fetch(server.url("/users/1?q=a%22b"))
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(first == #"{"id": "1", "q": "a\"b"}"#)
+        #expect(try await fetch(server.url("/users/2")).body == #"{"id": "2", "q": ""}"#)
+        // An edit is served at once, and checked when it is read.
+        try Data("{{path.ID}}".utf8).write(to: file)
+        let (broken, brokenResponse) = try await fetch(server.url("/users/3"))
+        #expect(brokenResponse.statusCode == 500)
+        #expect(
+          broken
+            == #"Doppel could not answer with the stub: The template file \#(file.path):1:1: unknown template variable "{{path.ID}}". Did you mean "{{path.id}}"? The request's path parameters are: id.\#n"#
+        )
+        let typo = try await admin(
+          server, "POST", "stubs", #"{"request": "GET /u/{id}", "response": {"file": "user.json", "template": true}}"#)
+        #expect(typo.status == 400)
+        #expect(
+          error(typo)
+            == #"request body:1:49: response.file: \#(file.path):1:1: unknown template variable "{{path.ID}}". Did you mean "{{path.id}}"? The request's path parameters are: id."#
         )
       }
     }
@@ -379,6 +414,41 @@
             == #"request body: "machine" must be a state machine's name (a non-empty string), or absent for the main one."#
         )
         #expect(try await admin(server, "DELETE", "state").json["machines"] == ["basket": "initial"])
+      }
+    }
+
+    @Test func aReloadedManifestRendersItsTemplatedFileAndABrokenOneKeepsTheOld() async throws {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "doppel-reload-template-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let manifestURL = folder.appendingPathComponent("doppel.json")
+      func write(_ fixture: String) throws {
+        try Data(
+          #"{"stubs": [{"request": "GET /hi/{name}", "response": {"file": "\#(fixture)", "template": true}}]}"#.utf8
+        )
+        .write(to: manifestURL)
+      }
+      try Data("Hi {{path.name}}".utf8).write(to: folder.appendingPathComponent("hi.txt"))
+      try Data("Bye\n{{path.nmae}}".utf8).write(to: folder.appendingPathComponent("bye.txt"))
+      try write("hi.txt")
+      let load: @Sendable (String?) throws -> Backend = { _ in
+        try Backend(
+          manifest: Manifest(data: Data(contentsOf: manifestURL), url: manifestURL), scenario: .base,
+          issueReporter: .ignore)
+      }
+      var configuration = StubServer.Configuration()
+      configuration.admin.files = StubServer.StubFiles(load: load)
+      try await withStubServer(try load(nil), configuration: configuration) { server in
+        #expect(try await fetch(server.url("/hi/Ann")).body == "Hi Ann")
+        try write("bye.txt")
+        #expect(
+          throws: DoppelError(
+            #"\#(manifestURL.path):1:63: stubs[0].response.file: \#(folder.appendingPathComponent("bye.txt").path):2:1: unknown template variable "{{path.nmae}}". Did you mean "{{path.name}}"? The request's path parameters are: name."#
+          )
+        ) { try server.reloadFiles() }
+        // Still serving what the manifest said before.
+        #expect(try await fetch(server.url("/hi/Bo")).body == "Hi Bo")
       }
     }
 

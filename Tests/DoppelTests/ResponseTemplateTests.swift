@@ -66,10 +66,6 @@ import Testing
   }
 
   @Test func anUnknownVariableIsALoadTimeErrorWithPositionAndSuggestion() throws {
-    let fixture = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "doppel-template-\(UUID().uuidString).txt")
-    try Data("x".utf8).write(to: fixture)
-    defer { try? FileManager.default.removeItem(at: fixture) }
     #expect(
       throws: DoppelError(
         #"/tmp/doppel.json:1:75: stubs[0].response.text: unknown template variable "{{qurey.page}}". Did you mean "query"? The variables are: method, url, path, body, path.NAME, query.NAME, header.NAME, json./POINTER, now, now.FORMAT, uuid, random, random.MIN-MAX."#
@@ -90,13 +86,6 @@ import Testing
       )
     ) {
       try backend(#"{"request": "/x", "response": {"template": true, "text": "{{path"}}"#)
-    }
-    #expect(
-      throws: DoppelError(
-        #"/tmp/doppel.json:1:69: stubs[0].response.file: a templated response needs its body in the manifest ("text" or "json"); a file is sent as it is. Move the body into "text", or remove "template"."#
-      )
-    ) {
-      try backend(#"{"request": "/x", "response": {"template": true, "file": "\#(fixture.path)"}}"#)
     }
   }
 

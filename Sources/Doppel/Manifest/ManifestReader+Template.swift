@@ -3,7 +3,7 @@ import Foundation
 extension ManifestReader {
   /// The templates a stub's response asks for with `"template": true` (or `{"seed": 7}`), on the
   /// response or on responses of its sequence, checked now: an unknown variable is an error at its
-  /// line and column.
+  /// line and column (in the manifest, or in the fixture file whose text is the template).
   ///
   /// - Parameters:
   ///   - node: the stub's `response`, already read as a responder.
@@ -61,6 +61,7 @@ extension ManifestReader {
         "expected true (fill in {{variables}}) or settings such as {\"seed\": 7}, found \(member.value.kind).")
     }
     var body: [ResponseTemplate.Piece]?
+    var bodyFile: FileTemplate?
     var escapesJSON = false
     if let json = fields["json"] {
       try checkStrings(in: json, path + "json", captures: captures)
@@ -68,11 +69,10 @@ extension ManifestReader {
       escapesJSON = true
     } else if let text = fields["text"] {
       body = try pieces(try string(text, path + "text"), text, path + "text", captures: captures)
-    } else if let file = fields["file"] {
-      throw error(
-        file, path + "file",
-        "a templated response needs its body in the manifest (\"text\" or \"json\"); a file is sent as it is. Move the body into \"text\", or remove \"template\"."
-      )
+    } else if let file = fields["file"], case .file(let url) = base.body.source {
+      bodyFile = try fileTemplate(url, file, path + "file", captures: captures)
+      let contentType = base.headers["Content-Type"] ?? base.body.contentType ?? ""
+      escapesJSON = contentType.lowercased().contains("json")
     }
     var headers: [(String, [ResponseTemplate.Piece])] = []
     if let node = fields["headers"], case .object(let headerMembers) = node.value {
@@ -88,7 +88,23 @@ extension ManifestReader {
     }
     return ResponseTemplate(
       base: base, body: body, escapesJSON: escapesJSON, headers: headers.filter { piecesHaveVariables($0.1) },
-      seed: seed)
+      seed: seed, bodyFile: bodyFile)
+  }
+
+  /// The template that is the text of the fixture file at `url`, named by the manifest at `node`:
+  /// read and checked now (a problem names the file, and the line and column in it), and read
+  /// again for each request, as a file body is.
+  private func fileTemplate(_ url: URL, _ node: PositionedJSON, _ path: ManifestKeyPath, captures: [String])
+    throws(ManifestProblem) -> FileTemplate
+  {
+    let file = FileTemplate(url: url, captures: captures, removal: "remove \"template\"")
+    let data: Data
+    switch file.read() {
+    case .success(let bytes): data = bytes
+    case .failure(let problem): throw error(node, path, problem.message)
+    }
+    if case .failure(let problem) = file.pieces(of: data) { throw error(node, path, problem.message) }
+    return file
   }
 
   private func piecesHaveVariables(_ pieces: [ResponseTemplate.Piece]) -> Bool {

@@ -12,8 +12,16 @@ extension Response {
   /// In a JSON body (a `Content-Type` that names JSON), values are escaped as JSON string content.
   /// `uuid` and `random` come from a generator seeded with `seed`, so a run can be repeated
   /// exactly; `now` is the time on the backend's clock. Call it after setting the body and
-  /// headers: those it finds then are the template. A variable that does not exist, or a body that
-  /// is not UTF-8 text in memory (a file), makes the stub invalid, reported with the fix.
+  /// headers: those it finds then are the template. A file body (``file(_:status:headers:contentType:)``)
+  /// is read for each request, as it is without a template, and its text is the template:
+  ///
+  /// ```swift
+  /// backend.stub(.get("/users/{id}"), Response.file(fixturesURL.appending(path: "user.json")).templated())
+  /// ```
+  ///
+  /// A variable that does not exist, or a body that is not UTF-8 text, makes the stub invalid,
+  /// reported with the fix (for a file, its line and column; a file that is missing now, or
+  /// changes later, is checked when a request reads it).
   /// ``DoppelRemote`` sends a templated response as a manifest template.
   public func templated(seed: UInt64 = 0) -> Response {
     var copy = self
@@ -49,14 +57,17 @@ extension ResponseTemplate {
       parse(text, captures: nil).mapError { DoppelError("The template \(place) \"\(text)\": \($0.message)") }
     }
     var body: [Piece]?
+    var bodyFile: FileTemplate?
     switch response.body.source {
     case .problem(let problem):
       return .failure(problem)
     case .file(let url):
-      return .failure(
-        DoppelError(
-          "A templated response needs its body in memory (.text, .json(raw:)); the file \(url.path) is sent as it is. Read the file into .text(_:), or remove .templated()."
-        ))
+      // Checked now when the file is there; read again for each request, as a file body is.
+      let file = FileTemplate(url: url, captures: nil, removal: "remove .templated()")
+      if case .success(let data) = file.read(), case .failure(let problem) = file.pieces(of: data) {
+        return .failure(DoppelError(problem.sentence))
+      }
+      bodyFile = file
     case .data(let data):
       if !data.isEmpty {
         guard let text = String(data: data, encoding: .utf8) else {
@@ -83,6 +94,7 @@ extension ResponseTemplate {
     let contentType = (response.headers["Content-Type"] ?? response.body.contentType ?? "").lowercased()
     return .success(
       ResponseTemplate(
-        base: response, body: body, escapesJSON: contentType.contains("json"), headers: headers, seed: seed))
+        base: response, body: body, escapesJSON: contentType.contains("json"), headers: headers, seed: seed,
+        bodyFile: bodyFile))
   }
 }

@@ -179,14 +179,18 @@ public struct Response: Sendable {
     switch body.source {
     case .data(let data): return data
     case .problem(let problem): throw problem
-    case .file(let url):
-      do {
-        return try Data(contentsOf: url)
-      } catch {
-        throw DoppelError(
-          "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:)."
-        )
-      }
+    case .file(let url): return try Self.readFile(url)
+    }
+  }
+
+  /// The contents of a body file, or an error naming it and the fix.
+  static func readFile(_ url: URL) throws(DoppelError) -> Data {
+    do {
+      return try Data(contentsOf: url)
+    } catch {
+      throw DoppelError(
+        "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:)."
+      )
     }
   }
 

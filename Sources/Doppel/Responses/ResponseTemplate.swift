@@ -1,7 +1,9 @@
 import Foundation
 
 /// A response whose body and header values hold `{{variables}}` filled in from each request: a
-/// manifest response with `"template": true` (see the "Fixtures and scenarios" article).
+/// manifest response with `"template": true` (see the "Fixtures and scenarios" article). The body's
+/// template is written in the manifest or in code (``body``), or is a fixture file's text
+/// (``bodyFile``).
 ///
 /// Variables: `method`, `url`, `path`, `body`; `path.NAME` (a capture of the request's path
 /// template), `query.NAME`, `header.NAME`, `json./POINTER` (a field of the request's JSON body, by
@@ -34,6 +36,8 @@ struct ResponseTemplate: Sendable {
   /// Each header's pieces, in order.
   let headers: [(name: String, pieces: [Piece])]
   let seed: UInt64
+  /// The file whose text is the body's template, read for each request (instead of ``body``).
+  var bodyFile: FileTemplate? = nil
 
   /// The names a template may use, for messages.
   static let variableNames = [
@@ -134,7 +138,14 @@ struct ResponseTemplate: Sendable {
   /// header values filled in.
   func render(_ request: Request, now: Date, generator: Locked<SplitMix64>, onto: Response? = nil) -> Response {
     var response = onto ?? base
-    if let body {
+    if let bodyFile {
+      switch bodyFile.pieces() {
+      case .success(let pieces):
+        response.body.source = .data(Data(fill(pieces, request, now, generator, json: escapesJSON).utf8))
+      case .failure(let problem):
+        response.body.source = .problem(problem)
+      }
+    } else if let body {
       response.body.source = .data(Data(fill(body, request, now, generator, json: escapesJSON).utf8))
     }
     if !headers.isEmpty {
