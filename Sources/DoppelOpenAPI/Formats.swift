@@ -52,7 +52,12 @@
       var dotAfterStart = false
       var valid = false
       for scalar in text.unicodeScalars {
-        if scalar.properties.isWhitespace { return false }
+        if scalar.isASCII {
+          // Space, tab, line feed, vertical tab, form feed, carriage return.
+          if scalar == " " || (0x09...0x0D).contains(scalar.value) { return false }
+        } else if scalar.properties.isWhitespace {
+          return false
+        }
         if scalar == "@" {
           if sawAt || localIsEmpty { return false }
           sawAt = true

@@ -134,7 +134,7 @@
         case .literal(let text): if text != theirs { return nil }
         case .parameter(let name):
           if theirs.isEmpty { return nil }
-          captures[name] = String(theirs).removingPercentEncoding ?? String(theirs)
+          captures[name] = Self.decoded(theirs)
         }
       }
       return captures
@@ -152,10 +152,17 @@
         case .literal(let text): if isParameter || text != theirs { return nil }
         case .parameter(let name):
           if theirs.isEmpty { return nil }
-          if !isParameter { captures[name] = String(theirs).removingPercentEncoding ?? String(theirs) }
+          if !isParameter { captures[name] = Self.decoded(theirs) }
         }
       }
       return captures
+    }
+
+    /// A path segment with its percent escapes decoded (left as it is when they are not valid).
+    static func decoded(_ segment: Substring) -> String {
+      let text = String(segment)
+      guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+      return text.removingPercentEncoding ?? text
     }
 
     var literalCount: Int { segments.filter { if case .literal = $0 { true } else { false } }.count }
