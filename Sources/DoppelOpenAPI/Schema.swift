@@ -77,6 +77,8 @@
       var uniqueItems = false
       var properties: [Property] = []
       var required: [String] = []
+      /// For each name in `required`, its index in `properties`, when it is one of them.
+      var requiredPropertyIndices: [Int?] = []
       var additional = Additional.any
       var minProperties: Int?
       var maxProperties: Int?
@@ -250,6 +252,9 @@
       }
       schema.properties = properties
       schema.required = node["required"]?.items?.compactMap(\.string) ?? []
+      schema.requiredPropertyIndices = schema.required.map { name in
+        schema.properties.firstIndex { $0.name == name }
+      }
       switch node["additionalProperties"]?.value {
       case .bool(false)?: schema.additional = .forbidden
       case .object?: schema.additional = .schema(try sub(node, "additionalProperties", file, location) ?? 0)

@@ -148,11 +148,17 @@
       func fail(_ keyword: String, _ rule: String) {
         failures.append(SchemaFailure(path: path, rule: rule, location: schema.at(keyword)))
       }
-      for name in schema.required where members[name] == nil {
-        // A readOnly property is not sent in a request, nor a writeOnly one in a response.
-        if let property = schema.properties.first(where: { $0.name == name }) {
-          let target = resolved(property.schema)
+      let properties = schema.properties
+      // Each property's value, looked up once for the required check and the property checks.
+      let values = properties.map { members[$0.name] }
+      for (name, propertyIndex) in zip(schema.required, schema.requiredPropertyIndices) {
+        if let propertyIndex {
+          guard values[propertyIndex] == nil else { continue }
+          // A readOnly property is not sent in a request, nor a writeOnly one in a response.
+          let target = resolved(properties[propertyIndex].schema)
           if direction == .request && target.readOnly || direction == .response && target.writeOnly { continue }
+        } else if members[name] != nil {
+          continue
         }
         fail("required", "the required property \"\(name)\" is missing")
       }
@@ -162,8 +168,8 @@
       if let maximum = schema.maxProperties, members.count > maximum {
         fail("maxProperties", "the object has \(members.count) properties, more than maxProperties \(maximum)")
       }
-      for property in schema.properties {
-        guard let value = members[property.name] else { continue }
+      for (property, value) in zip(properties, values) {
+        guard let value else { continue }
         let target = resolved(property.schema)
         let propertyPath = path + property.pathSuffix
         if direction == .request && target.readOnly {
