@@ -165,6 +165,55 @@ final class Flag: Sendable {
     #expect(String(decoding: try await ok.value.0, as: UTF8.self) == "slow")
   }
 
+  /// Waits (without sleeping) until `backend` has seen `count` requests.
+  private func waitForRequests(_ backend: Backend, _ count: Int) async {
+    while backend.requests.count < count { await Task.yield() }
+  }
+
+  /// On the real clock a delayed answer is one timer on the task's work queue (Linux): it still
+  /// comes after its delay, whole.
+  @Test func onTheRealClockADelayedAnswerComesAfterItsDelay() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("/x"), .text("late").delayed(by: .milliseconds(80)))
+    let clock = ContinuousClock()
+    let start = clock.now
+    let (data, response) = try await backend.session.data(from: URL(string: "https://a.com/x")!)
+    #expect(clock.now - start >= .milliseconds(80))
+    #expect(String(decoding: data, as: UTF8.self) == "late")
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+  }
+
+  @Test func onTheRealClockCancellingDuringTheDelayGivesCancelledAtOnce() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("/x"), .text("never seen").delayed(by: .seconds(20)))
+    let session = backend.session
+    let load = Task { try await session.data(from: URL(string: "https://a.com/x")!) }
+    await waitForRequests(backend, 1)
+    let clock = ContinuousClock()
+    let start = clock.now
+    load.cancel()
+    await expectURLError(.cancelled) { _ = try await load.value }
+    #expect(clock.now - start < .seconds(10))
+  }
+
+  /// The user's suspend during the delay starts the request over on resume, as before.
+  @Test func onTheRealClockTheUsersSuspendAndResumeStillWork() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("/x"), .text("resumed").delayed(by: .milliseconds(50)))
+    let (result, continuation) = AsyncStream<String>.makeStream()
+    let task = backend.session.dataTask(with: URL(string: "https://a.com/x")!) { data, _, error in
+      continuation.yield(error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self))
+    }
+    task.resume()
+    await waitForRequests(backend, 1)
+    task.suspend()
+    task.resume()
+    for await text in result {
+      #expect(text == "resumed")
+      break
+    }
+  }
+
   @Test func theUsersOwnSuspendAndResumeStillWork() async throws {
     let clock = ManualClock()
     let backend = Backend(issueReporter: .ignore, clock: clock)
