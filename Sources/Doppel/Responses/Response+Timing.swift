@@ -27,9 +27,6 @@ struct Timing: Sendable {
 
   /// Whether the response can be delivered at once, in one piece.
   var isImmediate: Bool { delay <= .zero && pacing == nil && dropAfterBytes == nil && !dropAtEnd && !never }
-
-  /// Whether the response is delivered in one piece after a delay (and nothing else is timed).
-  var isOnlyDelayed: Bool { delay > .zero && pacing == nil && dropAfterBytes == nil && !dropAtEnd && !never }
 }
 
 extension Response {

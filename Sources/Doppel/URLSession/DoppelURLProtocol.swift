@@ -128,30 +128,9 @@ class DoppelURLProtocol: URLProtocol {
     // reads the session's task registry. With the task's work queue at hand, the driver asks there
     // once it knows the playback is paced; otherwise it is read now, on the session's queue.
     let queue = task.flatMap(SessionInternals.workQueue)
+    let streaming = queue == nil ? (task.map(SessionInternals.streamsToDelegate) ?? false) : nil
     let timeouts = settings.timeouts(for: request)
     let clock = backend.clockBox
-    #if canImport(FoundationNetworking)
-      // A whole answer after a delay, on the real clock, within the timeouts: one timer on the
-      // task's own work queue, as a URLProtocol that waits would do, instead of a task that sleeps
-      // and hops back. A stop before it fires (cancel, or the user's suspend, which starts over on
-      // resume) leaves it nothing to deliver.
-      if case .now(let playback) = plan, let queue, playback.timing.isOnlyDelayed,
-        clock.clock is ContinuousClock,
-        playback.timing.delay <= min(timeouts.idle, timeouts.total),
-        let nanoseconds = Self.nanoseconds(playback.timing.delay)
-      {
-        let steps = playback.immediateSteps
-        let this = UncheckedSendable(self)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-          this.value.loading.withLock { state in
-            guard state.generation == generation else { return }
-            this.value.perform(steps, &state)
-          }
-        }
-        return
-      }
-    #endif
-    let streaming = queue == nil ? (task.map(SessionInternals.streamsToDelegate) ?? false) : nil
     let this = UncheckedSendable(self)
     let driver = Task {
       await this.value.drive(
@@ -163,14 +142,6 @@ class DoppelURLProtocol: URLProtocol {
       return state.stopped
     }
     if cancelNow { driver.cancel() }
-  }
-
-  /// `duration` in whole nanoseconds, when it fits a `DispatchTimeInterval` (about 68 years on
-  /// 64-bit platforms; anything longer takes the clock's path).
-  static func nanoseconds(_ duration: Duration) -> Int? {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0, seconds < Int64.max / 1_000_000_000 - 1 else { return nil }
-    return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
   }
 
   /// Plays a playback back in time: waits on the clock, then hands each beat's steps over.
