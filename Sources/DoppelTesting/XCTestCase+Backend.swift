@@ -109,7 +109,20 @@
   final class XCTestFailureLog: NSObject, XCTestObservation, Sendable {
     static let shared: XCTestFailureLog = {
       let log = XCTestFailureLog()
-      XCTestObservationCenter.shared.addTestObserver(log)
+      #if canImport(Darwin)
+        // XCTest on Apple platforms registers observers on the main thread only (it raises an
+        // exception otherwise). Registered late, the log misses failures of the current test, and
+        // a rethrown unmatched request is then reported twice rather than once.
+        if Thread.isMainThread {
+          MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(log) }
+        } else {
+          DispatchQueue.main.async {
+            MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(log) }
+          }
+        }
+      #else
+        XCTestObservationCenter.shared.addTestObserver(log)
+      #endif
       return log
     }()
 
