@@ -238,8 +238,12 @@
       let fresh: Backend
       fresh = try files.load(scenario)
       return state.withLock { state in
-        backend.replaceStubs(with: fresh)
-        state.added = state.added.map { ($0.definition, backend.register($0.definition)) }
+        // The stubs added at run time go in with the files' ones, after them, in one replacement:
+        // a request during the reload meets the old stubs or the new ones, never a gap.
+        for added in state.added { fresh.register(added.definition) }
+        let handles = backend.replaceStubs(with: fresh)
+        let addedHandles = handles.suffix(state.added.count)
+        state.added = zip(state.added, addedHandles).map { ($0.definition, $1) }
         state.scenario = scenario
         return Self.resetUnusedStates(backend)
       }

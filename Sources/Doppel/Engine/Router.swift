@@ -16,6 +16,8 @@ final class Router: Sendable {
     var scanned: [StubHandle] = []
     /// Every live stub in registration order, for diagnostics.
     var all: [StubHandle] = []
+    /// Counts replacements of every stub (``replaceAll(with:configure:)``, ``removeAll()``).
+    var replacements = 0
   }
 
   /// The stubs under one key, oldest first. Most keys have one stub, kept without an array (one
@@ -81,31 +83,72 @@ final class Router: Sendable {
     fallback: Bool = false
   ) -> StubHandle {
     state.withLock { state in
-      let order: Int
-      if fallback {
-        order = state.nextFallbackOrder
-        state.nextFallbackOrder += 1
-      } else {
-        order = state.nextOrder
-        state.nextOrder += 1
-      }
-      let handle = StubHandle(
-        matcher: matcher, responder: responder, limit: limit, name: name, location: location,
-        order: order, lock: stubLock, onRemove: { [weak self] in self?.remove($0) })
-      switch Self.slot(for: matcher) {
-      case .path(let path): state.byPath[path] = state.byPath[path]?.appending(handle) ?? .one(handle)
-      case .host(let host): state.byHost[host] = state.byHost[host]?.appending(handle) ?? .one(handle)
-      case .scanned:
-        if fallback {
-          let index = state.scanned.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
-          state.scanned.insert(handle, at: index)
-        } else {
-          state.scanned.append(handle)
-        }
-      }
-      state.all.append(handle)
-      return handle
+      insert(
+        Addition(
+          matcher: matcher, responder: responder, limit: limit, name: name, location: location, fallback: fallback),
+        into: &state)
     }
+  }
+
+  /// A stub for ``replaceAll(with:configure:)``.
+  struct Addition {
+    let matcher: Matcher
+    let responder: Responder
+    let limit: Int?
+    let name: String?
+    let location: CodeLocation
+    let fallback: Bool
+  }
+
+  /// Replaces every stub with `additions` in one step: a request meets either the old stubs or
+  /// the new ones, never a mix or none. `configure` sets each new stub up (its states and
+  /// expectations) before any request can meet it. Returns the new handles in order; the old
+  /// ones are marked removed.
+  func replaceAll(with additions: [Addition], configure: (Int, StubHandle) -> Void) -> [StubHandle] {
+    let (old, handles) = state.withLock { state -> ([StubHandle], [StubHandle]) in
+      var fresh = State(
+        nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder, replacements: state.replacements + 1)
+      var handles: [StubHandle] = []
+      handles.reserveCapacity(additions.count)
+      for (index, addition) in additions.enumerated() {
+        let handle = insert(addition, into: &fresh)
+        configure(index, handle)
+        handles.append(handle)
+      }
+      let old = state.all
+      state = fresh
+      return (old, handles)
+    }
+    // Not through `remove()`: they are out of the router already.
+    for handle in old { handle.markRemoved() }
+    return handles
+  }
+
+  private func insert(_ addition: Addition, into state: inout State) -> StubHandle {
+    let order: Int
+    if addition.fallback {
+      order = state.nextFallbackOrder
+      state.nextFallbackOrder += 1
+    } else {
+      order = state.nextOrder
+      state.nextOrder += 1
+    }
+    let handle = StubHandle(
+      matcher: addition.matcher, responder: addition.responder, limit: addition.limit, name: addition.name,
+      location: addition.location, order: order, lock: stubLock, onRemove: { [weak self] in self?.remove($0) })
+    switch Self.slot(for: addition.matcher) {
+    case .path(let path): state.byPath[path] = state.byPath[path]?.appending(handle) ?? .one(handle)
+    case .host(let host): state.byHost[host] = state.byHost[host]?.appending(handle) ?? .one(handle)
+    case .scanned:
+      if addition.fallback {
+        let index = state.scanned.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
+        state.scanned.insert(handle, at: index)
+      } else {
+        state.scanned.append(handle)
+      }
+    }
+    state.all.append(handle)
+    return handle
   }
 
   private func remove(_ handle: StubHandle) {
@@ -123,7 +166,11 @@ final class Router: Sendable {
   /// Removes every stub, marking each handle removed.
   func removeAll() {
     let removed = state.withLock { state -> [StubHandle] in
-      defer { state = State(nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder) }
+      defer {
+        state = State(
+          nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder,
+          replacements: state.replacements + 1)
+      }
       return state.all
     }
     for handle in removed { handle.remove() }
@@ -143,13 +190,28 @@ final class Router: Sendable {
   func resolve(
     _ request: Request, machine: Locked<StateMachines>
   ) -> (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])? {
+    // Every stub replaced while this request looked (a reload): the stubs it read are removed
+    // now, so it looks again among the new ones rather than go unmatched.
+    var replacements = 0
+    for _ in 0..<8 {
+      let (found, seen) = resolveOnce(request, machine: machine)
+      if found != nil { return found }
+      replacements = seen
+      if state.withLock({ $0.replacements }) == replacements { return nil }
+    }
+    return nil
+  }
+
+  private func resolveOnce(
+    _ request: Request, machine: Locked<StateMachines>
+  ) -> (found: (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])?, replacements: Int) {
     // Copying the buckets out is a retain each; matching runs outside the lock so user closures can
     // call back into the backend.
-    let (byPath, byHost, scanned) = state.withLock { state in
+    let (byPath, byHost, scanned, replacements) = state.withLock { state in
       (
         state.byPath.isEmpty ? Bucket.empty : state.byPath[request.path] ?? Bucket.empty,
         state.byHost.isEmpty ? Bucket.empty : state.byHost[request.host] ?? Bucket.empty,
-        state.scanned
+        state.scanned, state.replacements
       )
     }
     var path = byPath.count - 1
@@ -171,10 +233,10 @@ final class Router: Sendable {
         candidate = scanned[scan]
         scan -= 1
       } else {
-        return nil
+        return (nil, replacements)
       }
       if let captures = candidate.evaluate(request), let claim = candidate.claim(machine: machine) {
-        return (candidate, claim, captures)
+        return ((candidate, claim, captures), replacements)
       }
     }
   }

@@ -233,6 +233,11 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     if first { onRemove(self) }
   }
 
+  /// Marks the stub removed when its router has dropped it already (a replacement of every stub).
+  func markRemoved() {
+    withState { $0.removed = true }
+  }
+
   /// The matcher's verdict on `request`: its path captures, or `nil` when it does not match.
   func evaluate(_ request: Request) -> [String: String]? {
     guard isFlat else { return matcher.evaluate(request) }

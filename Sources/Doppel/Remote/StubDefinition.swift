@@ -127,24 +127,27 @@ extension Backend {
   /// - Returns: the new handles, oldest first.
   @discardableResult
   package func replaceStubs(with other: Backend) -> [StubHandle] {
-    removeAllStubs()
     unmatchedPolicy = other.unmatchedPolicy
     seed = other.seed
-    return other.stubs.map { stub in
-      let location = stub.location
-      let handle = self.stub(
-        stub.matcher, stub.responder, times: stub.limit, name: stub.name, fileID: location.fileID,
-        filePath: location.filePath, line: location.line, column: location.column)
-      if let state = stub.requiredState { handle.requiresState(state) }
-      if let state = stub.nextState { handle.setsState(state) }
-      if let name = stub.stateMachine { handle.stateMachine(name) }
-      if let expected = stub.expectedCalls {
-        _ =
-          expected.upperBound == Int.max
-          ? handle.expect(atLeast: expected.lowerBound) : handle.expect(times: expected.lowerBound)
-      }
-      return handle
-    }
+    let stubs = other.stubs
+    // In one step, so a request during a reload never meets a missing or half-set-up stub.
+    return router.replaceAll(
+      with: stubs.map { stub in
+        Router.Addition(
+          matcher: stub.matcher, responder: stub.responder, limit: stub.limit, name: stub.name,
+          location: stub.location, fallback: stub.order < 0)
+      },
+      configure: { index, handle in
+        let stub = stubs[index]
+        if let state = stub.requiredState { handle.requiresState(state) }
+        if let state = stub.nextState { handle.setsState(state) }
+        if let name = stub.stateMachine { handle.stateMachine(name) }
+        if let expected = stub.expectedCalls {
+          _ =
+            expected.upperBound == Int.max
+            ? handle.expect(atLeast: expected.lowerBound) : handle.expect(times: expected.lowerBound)
+        }
+      })
   }
 
   /// The near-miss report for `request` against this backend's stubs, as an unmatched request
