@@ -239,9 +239,12 @@
       fresh = try files.load(scenario)
       return state.withLock { state in
         // The stubs added at run time go in with the files' ones, after them, in one replacement:
-        // a request during the reload meets the old stubs or the new ones, never a gap.
-        for added in state.added { fresh.register(added.definition) }
-        let handles = backend.replaceStubs(with: fresh)
+        // a request during the reload meets the old stubs or the new ones, never a gap. They are
+        // put together in a backend of their own: `load` may hand back a backend it keeps.
+        let combined = Backend(issueReporter: .ignore)
+        combined.replaceStubs(with: fresh)
+        for added in state.added { combined.register(added.definition) }
+        let handles = backend.replaceStubs(with: combined)
         let addedHandles = handles.suffix(state.added.count)
         state.added = zip(state.added, addedHandles).map { ($0.definition, $1) }
         state.scenario = scenario
