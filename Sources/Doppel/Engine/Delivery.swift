@@ -145,7 +145,7 @@ struct ResponseCache: Sendable {
     var prepared: Prepared?
     var last: Delivery.Answer?
     /// The file `prepared` was read from, as it was then; `nil` for a body in memory.
-    var file: FileSignature?
+    var file: FileIdentity?
   }
 
   /// Shared by every copy: the cache is one object however often a response is copied.
@@ -155,7 +155,7 @@ struct ResponseCache: Sendable {
   /// URL: one lock.
   /// For a file body, `file` is the file as it is now: what was kept for another state of the file
   /// is not used.
-  func lookup(_ request: Request, file: FileSignature? = nil) -> (prepared: Prepared?, answer: Delivery.Answer?) {
+  func lookup(_ request: Request, file: FileIdentity? = nil) -> (prepared: Prepared?, answer: Delivery.Answer?) {
     let (prepared, last, kept) = state.withLock { ($0.prepared, $0.last, $0.file) }
     guard kept == file else { return (nil, nil) }
     guard let last, last.isFor(request) else { return (prepared, nil) }
@@ -169,7 +169,7 @@ struct ResponseCache: Sendable {
   }
 
   /// Keeps `prepared` and the answer with its whole body for the next request.
-  func store(_ prepared: Prepared, file: FileSignature? = nil, _ answer: Delivery.Answer) {
+  func store(_ prepared: Prepared, file: FileIdentity? = nil, _ answer: Delivery.Answer) {
     state.withLock { state in
       state.prepared = prepared
       state.last = answer
@@ -185,40 +185,20 @@ extension Response.Body.Source {
     return false
   }
 
-  /// For a file body, the file as it is now; `nil` for other bodies and for a file that cannot be
-  /// looked at (reading it then reports why).
-  var fileSignature: FileSignature? {
-    if case .file(let url) = self { return FileSignature(path: url.path) }
-    return nil
+  /// For a file body, the file as it is now (see ``FileIdentity``); `nil` for other bodies and for
+  /// a file that cannot be looked at or is not a regular file (reading it then reports why, or
+  /// reads it every time).
+  var fileSignature: FileIdentity? {
+    guard case .file(let url) = self, let identity = FileIdentity(path: url.path), identity.isRegularFile else {
+      return nil
+    }
+    return identity
   }
 }
 
-/// What tells one state of a file from another without reading it: device, inode, size and
-/// modification time (to the nanosecond where the system keeps it).
-struct FileSignature: Equatable, Sendable {
-  let device: UInt64
-  let inode: UInt64
-  let size: Int64
-  let seconds: Int64
-  let nanoseconds: Int64
-
+extension FileIdentity {
   /// Whether the file was last modified at least a second before `now`.
   func isSettled(now: Date) -> Bool {
     now.timeIntervalSince1970 - (Double(seconds) + Double(nanoseconds) / 1e9) >= 1
-  }
-
-  init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    device = UInt64(truncatingIfNeeded: info.st_dev)
-    inode = UInt64(truncatingIfNeeded: info.st_ino)
-    size = Int64(truncatingIfNeeded: info.st_size)
-    #if canImport(Darwin)
-      seconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_sec)
-      nanoseconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_nsec)
-    #else
-      seconds = Int64(truncatingIfNeeded: info.st_mtim.tv_sec)
-      nanoseconds = Int64(truncatingIfNeeded: info.st_mtim.tv_nsec)
-    #endif
   }
 }

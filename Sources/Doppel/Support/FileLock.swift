@@ -64,11 +64,14 @@ struct FileIdentity: Equatable, Sendable {
   let size: Int64
   let seconds: Int
   let nanoseconds: Int
+  /// Whether it is a regular file (not a directory, a device or a pipe).
+  let isRegularFile: Bool
 
   /// The identity of the file at `path` now, or `nil` when there is none.
   init?(path: String) {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
+    isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
     device = UInt64(truncatingIfNeeded: info.st_dev)
     inode = UInt64(truncatingIfNeeded: info.st_ino)
     size = Int64(truncatingIfNeeded: info.st_size)
