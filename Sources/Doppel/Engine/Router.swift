@@ -192,12 +192,10 @@ final class Router: Sendable {
   ) -> (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])? {
     // Every stub replaced while this request looked (a reload): the stubs it read are removed
     // now, so it looks again among the new ones rather than go unmatched.
-    var replacements = 0
     for _ in 0..<8 {
       let (found, seen) = resolveOnce(request, machine: machine)
       if found != nil { return found }
-      replacements = seen
-      if state.withLock({ $0.replacements }) == replacements { return nil }
+      if state.withLock({ $0.replacements }) == seen { return nil }
     }
     return nil
   }
