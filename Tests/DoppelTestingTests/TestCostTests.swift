@@ -16,6 +16,10 @@ import Testing
 ///
 ///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/throughTheTrait
 ///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/minimalURLProtocol
+///
+/// Two more cases split the difference: the floor's work inside a scoping trait that does nothing
+/// (what Swift Testing's trait machinery costs), and inside `.doppel` with its 20 stubs (what the
+/// trait costs without Doppel answering).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["DOPPEL_TEST_COST"] != nil))
 struct TestCostTests {
   static let urls = (0..<20).map { "https://api.example.com/items/\($0)" }
@@ -50,6 +54,33 @@ struct TestCostTests {
       #expect((response as? HTTPURLResponse)?.statusCode == 200)
       #expect(data.count == 1024)
     }
+  }
+  /// The floor's work inside a scoping trait that does nothing: what Swift Testing's trait
+  /// machinery costs by itself.
+  @Test(EmptyScope(), arguments: 0..<2_000)
+  func minimalURLProtocolInAnEmptyTrait(index: Int) async throws {
+    try await minimalURLProtocol(index: index)
+  }
+
+  /// The trait's backend and stubs, with the floor's session doing the requests: what the trait
+  /// costs without Doppel answering.
+  @Test(
+    .doppel { backend in
+      for url in TestCostTests.urls { backend.stub(.get(url), .data(TestCostTests.body)) }
+    },
+    arguments: 0..<2_000)
+  func theTraitAloneWithTheFloorsRequests(index: Int) async throws {
+    _ = Backend.current
+    try await minimalURLProtocol(index: index)
+  }
+}
+
+/// A scoping trait that only runs the test.
+private struct EmptyScope: TestTrait, TestScoping {
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await function()
   }
 }
 

@@ -53,11 +53,40 @@ enum Delivery: Sendable {
     var httpURLResponse: HTTPURLResponse {
       built.withLock { built in
         if let response = built?.value { return response }
-        let response = Self.build(url: url, status: status, headers: headers)
+        let response =
+          key.map { Self.shared(key: $0, url: url, status: status, headers: headers) }
+          ?? Self.build(url: url, status: status, headers: headers)
         built = UncheckedSendable(response)
         return response
       }
     }
+
+    /// The `HTTPURLResponse` for these parts, shared by every answer with the same URL string,
+    /// status and headers in the process: tests declare the same stubs over and over, each test's
+    /// backend builds its answers anew, and an `HTTPURLResponse` costs microseconds to build on
+    /// Linux (it sanitizes its header fields). Sharing one is safe: it cannot be changed once made.
+    private static func shared(key: String, url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse {
+      let parts = ResponseParts(key: key, status: status, headers: headers)
+      if let response = builtResponses.withLock({ $0[parts] }) { return response.value }
+      let response = build(url: url, status: status, headers: headers)
+      builtResponses.withLock { cache in
+        // A bound, not an eviction policy: a suite gives far fewer distinct answers than this.
+        if cache.count >= maximumSharedResponses { cache.removeAll(keepingCapacity: true) }
+        cache[parts] = UncheckedSendable(response)
+      }
+      return response
+    }
+
+    private struct ResponseParts: Hashable {
+      let key: String
+      let status: Int
+      let headers: HTTPHeaders
+    }
+
+    // `HTTPURLResponse` is not `Sendable` in FoundationNetworking, but is never changed once made.
+    private static let builtResponses = Locked<[ResponseParts: UncheckedSendable<HTTPURLResponse>]>([:])
+    /// The most `HTTPURLResponse`s shared; past it the cache starts over.
+    static let maximumSharedResponses = 1_024
 
     /// The `HTTPURLResponse` built for this answer so far, if any.
     var builtResponse: HTTPURLResponse? { built.withLock { $0?.value } }

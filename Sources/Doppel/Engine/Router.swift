@@ -133,10 +133,12 @@ final class Router: Sendable {
       order = state.nextOrder
       state.nextOrder += 1
     }
+    let plan = addition.matcher.plan ?? Matcher.Plan(addition.matcher)
     let handle = StubHandle(
-      matcher: addition.matcher, responder: addition.responder, limit: addition.limit, name: addition.name,
-      location: addition.location, order: order, lock: stubLock, onRemove: { [weak self] in self?.remove($0) })
-    switch Self.slot(for: addition.matcher) {
+      matcher: addition.matcher, plan: plan, responder: addition.responder, limit: addition.limit,
+      name: addition.name, location: addition.location, order: order, lock: stubLock,
+      onRemove: { [weak self] in self?.remove($0) })
+    switch Self.slot(for: plan) {
     case .path(let path): state.byPath[path] = state.byPath[path]?.appending(handle) ?? .one(handle)
     case .host(let host): state.byHost[host] = state.byHost[host]?.appending(handle) ?? .one(handle)
     case .scanned:
@@ -153,7 +155,7 @@ final class Router: Sendable {
 
   private func remove(_ handle: StubHandle) {
     state.withLock { state in
-      switch Self.slot(for: handle.matcher) {
+      switch Self.slot(for: handle.matcher.plan ?? Matcher.Plan(handle.matcher)) {
       case .path(let path): state.byPath[path] = state.byPath[path]?.removing(handle)
       case .host(let host): state.byHost[host] = state.byHost[host]?.removing(handle)
       case .scanned:
@@ -239,14 +241,8 @@ final class Router: Sendable {
     }
   }
 
-  private static func slot(for matcher: Matcher) -> Slot {
-    var host: String?
-    for key in matcher.indexKeys {
-      switch key {
-      case .path(let path): return .path(path)
-      case .host(let value): host = host ?? value
-      }
-    }
-    return host.map(Slot.host) ?? .scanned
+  private static func slot(for plan: Matcher.Plan) -> Slot {
+    if let path = plan.path { return .path(path) }
+    return plan.host.map(Slot.host) ?? .scanned
   }
 }

@@ -104,14 +104,13 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   }
 
   init(
-    matcher: Matcher, responder: Responder, limit: Int?, name: String?, location: CodeLocation,
+    matcher: Matcher, plan: Matcher.Plan, responder: Responder, limit: Int?, name: String?, location: CodeLocation,
     order: Int, lock: PlainLock, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
-    let conjunction = matcher.conjunction
-    isFlat = conjunction != nil
-    literals = LiteralSet(conjunction?.compactMap(\.literal) ?? [])
-    others = ContiguousArray(conjunction?.filter { $0.literal == nil } ?? [])
+    isFlat = plan.isFlat
+    literals = plan.literals
+    others = plan.others
     self.responder = responder
     if case .fixed(let response) = responder.kind, response.answersAreReusable {
       reusableResponse = response
@@ -323,6 +322,39 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
 /// The literal conditions of a conjunction, the common ones stored inline (one of each kind), so
 /// matching a stub reads no other object. Further literals of a kind already held go to `more`.
+extension Matcher {
+  /// What a stub derives from its matcher: the literal comparisons and other conditions it
+  /// evaluates when the matcher is flat (a condition, or an `&&` of conditions), and the path or
+  /// host the router files it under.
+  final class Plan: Sendable {
+    /// Whether the matcher is a conjunction of conditions, so `literals` and `others` are all it requires.
+    let isFlat: Bool
+    let literals: LiteralSet
+    let others: ContiguousArray<Condition>
+    /// The first literal path the matcher requires, if any: the router's key for it.
+    let path: String?
+    /// The first literal host the matcher requires, if any: the router's key when it has no path.
+    let host: String?
+
+    init(_ matcher: Matcher) {
+      let conjunction = matcher.conjunction
+      isFlat = conjunction != nil
+      literals = LiteralSet(conjunction?.compactMap(\.literal) ?? [])
+      others = ContiguousArray(conjunction?.filter { $0.literal == nil } ?? [])
+      var path: String?
+      var host: String?
+      for key in matcher.indexKeys {
+        switch key {
+        case .path(let value): path = path ?? value
+        case .host(let value): host = host ?? value
+        }
+      }
+      self.path = path
+      self.host = host
+    }
+  }
+}
+
 struct LiteralSet: Sendable {
   private var method: HTTPMethod?
   private var path: String?

@@ -11,17 +11,43 @@ extension Matcher {
   }
 
   /// `GET` and ``url(_:)``.
-  public static func get(_ url: String) -> Matcher { method(.get) && self.url(url) }
+  public static func get(_ url: String) -> Matcher { cached(.get, url) }
   /// `POST` and ``url(_:)``.
-  public static func post(_ url: String) -> Matcher { method(.post) && self.url(url) }
+  public static func post(_ url: String) -> Matcher { cached(.post, url) }
   /// `PUT` and ``url(_:)``.
-  public static func put(_ url: String) -> Matcher { method(.put) && self.url(url) }
+  public static func put(_ url: String) -> Matcher { cached(.put, url) }
   /// `PATCH` and ``url(_:)``.
-  public static func patch(_ url: String) -> Matcher { method(.patch) && self.url(url) }
+  public static func patch(_ url: String) -> Matcher { cached(.patch, url) }
   /// `DELETE` and ``url(_:)``.
-  public static func delete(_ url: String) -> Matcher { method(.delete) && self.url(url) }
+  public static func delete(_ url: String) -> Matcher { cached(.delete, url) }
   /// `HEAD` and ``url(_:)``.
-  public static func head(_ url: String) -> Matcher { method(.head) && self.url(url) }
+  public static func head(_ url: String) -> Matcher { cached(.head, url) }
+
+  /// `method && url(url)`, built once per process for each pair: a suite declares the same stubs in
+  /// test after test, often thousands of tests running at once, and a matcher is immutable (its
+  /// conditions are shared objects that never change), so every stub of a pair shares one, with
+  /// its ``Plan`` worked out once.
+  private static func cached(_ method: HTTPMethod, _ url: String) -> Matcher {
+    let key = MethodAndURL(method: method, url: url)
+    if let matcher = methodAndURLCache.withLock({ $0[key] }) { return matcher }
+    var matcher = self.method(method) && self.url(url)
+    matcher.plan = Plan(matcher)
+    methodAndURLCache.withLock { cache in
+      // A bound, not an eviction policy: a suite declares far fewer distinct pairs than this.
+      if cache.count >= maximumCachedMatchers { cache.removeAll(keepingCapacity: true) }
+      cache[key] = matcher
+    }
+    return matcher
+  }
+
+  private struct MethodAndURL: Hashable {
+    let method: HTTPMethod
+    let url: String
+  }
+
+  private static let methodAndURLCache = Locked<[MethodAndURL: Matcher]>([:])
+  /// The most method-and-URL matchers kept; past it the cache starts over.
+  static let maximumCachedMatchers = 4_096
 
   /// Matches a URL written as in a browser, or just its path.
   ///

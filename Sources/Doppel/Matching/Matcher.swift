@@ -23,6 +23,10 @@ public struct Matcher: Sendable, CustomStringConvertible {
   /// How the factory that made this matcher is written in a manifest's `request`, so that
   /// ``DoppelRemote`` can send it to a stub server; `nil` for what a manifest cannot say.
   var wire: Wire?
+  /// What a stub derives from this matcher, worked out once for the matchers the method-and-URL
+  /// factories cache (see ``Plan``); `nil` for the others, whose stubs work it out themselves.
+  /// Whatever changes `node` makes a new matcher, without a plan.
+  var plan: Plan?
 
   init(_ node: Node) { self.node = node }
 
