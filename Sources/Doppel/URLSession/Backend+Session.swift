@@ -36,10 +36,12 @@ extension Backend {
 
   /// A routed copy of `base`, and its route. A `tracked` route is for a session Doppel makes
   /// itself, whose number can be reused once the backend and the session are gone.
+  /// When `recycles`, `base` is a configuration made for this session alone (by
+  /// ``BackendRegistry/sessionBase()``) and is used as it is, not copied.
   private func routedConfiguration(
     basedOn base: URLSessionConfiguration, tracked: Bool, recycles: Bool = false
   ) -> (configuration: URLSessionConfiguration, route: UInt32) {
-    let configuration = (base.copy() as? URLSessionConfiguration) ?? .ephemeral
+    let configuration = recycles ? base : (base.copy() as? URLSessionConfiguration) ?? .ephemeral
     let others = (base.protocolClasses ?? []).filter { !($0 is DoppelURLProtocol.Type) }
     let route = BackendRegistry.shared.addRoute(
       to: self, configuration: configuration, tracked: tracked, recycles: recycles)
