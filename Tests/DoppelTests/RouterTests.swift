@@ -17,6 +17,24 @@ import Testing
     #expect(await backend.outcome(.get, "https://api.example.com/items/5") == "200 host")
   }
 
+  @Test("many stubs on one path keep their precedence, fallbacks losing to every ordinary stub")
+  func manyStubsOnOnePath() async {
+    let backend = quietBackend()
+    let url = "https://api.example.com/same"
+    backend.fallbackStub(.get(url), name: "first fallback", location: CodeLocation()) { _ in .text("fallback 1") }
+    for i in 0..<1_000 { backend.stub(.get(url), .text("stub \(i)"), times: 1) }
+    backend.fallbackStub(.get(url), name: "second fallback", location: CodeLocation()) { _ in .text("fallback 2") }
+    let stubs = backend.stubs
+    #expect(stubs.count == 1_002)
+    // The newest ordinary stub answers first; each answers once, then the next older one.
+    #expect(await backend.outcome(.get, url) == "200 stub 999")
+    #expect(await backend.outcome(.get, url) == "200 stub 998")
+    for stub in stubs where stub.name == nil { stub.remove() }
+    #expect(await backend.outcome(.get, url) == "200 fallback 2")
+    backend.stub(.get(url), .text("ordinary again"))
+    #expect(await backend.outcome(.get, url) == "200 ordinary again")
+  }
+
   @Test func stubsAreListedInRegistrationOrder() {
     let backend = quietBackend()
     let a = backend.stub(.get("/a"), .ok, name: "a")

@@ -41,14 +41,21 @@ final class Router: Sendable {
       }
     }
 
-    func appending(_ stub: StubHandle) -> Bucket {
+    /// Adds `stub` in order. Call it on a bucket taken out of its dictionary (see
+    /// ``Router/add(_:to:key:)``), so that the array is not shared and grows in place.
+    mutating func append(_ stub: StubHandle) {
       switch self {
-      case .one(let first): return first.order < stub.order ? Bucket.many([first, stub]) : Bucket.many([stub, first])
+      case .one(let first): self = first.order < stub.order ? .many([first, stub]) : .many([stub, first])
       case .many(var stubs):
+        self = .empty  // lets go of the array, so `stubs` is its only owner
         // Ordinary stubs always come last; a fallback stub goes before the first ordinary one.
-        let index = stubs.lastIndex { $0.order < stub.order }.map { $0 + 1 } ?? 0
-        stubs.insert(stub, at: index)
-        return .many(stubs)
+        if let last = stubs.last, last.order < stub.order {
+          stubs.append(stub)
+        } else {
+          let index = stubs.lastIndex { $0.order < stub.order }.map { $0 + 1 } ?? 0
+          stubs.insert(stub, at: index)
+        }
+        self = .many(stubs)
       }
     }
 
@@ -139,8 +146,8 @@ final class Router: Sendable {
       name: addition.name, location: addition.location, order: order, lock: stubLock,
       onRemove: { [weak self] in self?.remove($0) })
     switch Self.slot(for: plan) {
-    case .path(let path): state.byPath[path] = state.byPath[path]?.appending(handle) ?? .one(handle)
-    case .host(let host): state.byHost[host] = state.byHost[host]?.appending(handle) ?? .one(handle)
+    case .path(let path): Self.add(handle, to: &state.byPath, key: path)
+    case .host(let host): Self.add(handle, to: &state.byHost, key: host)
     case .scanned:
       if addition.fallback {
         let index = state.scanned.lastIndex { $0.order < order }.map { $0 + 1 } ?? 0
@@ -151,6 +158,17 @@ final class Router: Sendable {
     }
     state.all.append(handle)
     return handle
+  }
+
+  /// Files `stub` under `key`: the bucket is taken out while it grows, so that many stubs on one
+  /// path (a long cassette) cost linear time, not quadratic.
+  private static func add(_ stub: StubHandle, to buckets: inout [String: Bucket], key: String) {
+    guard var bucket = buckets.removeValue(forKey: key) else {
+      buckets[key] = .one(stub)
+      return
+    }
+    bucket.append(stub)
+    buckets[key] = bucket
   }
 
   private func remove(_ handle: StubHandle) {
