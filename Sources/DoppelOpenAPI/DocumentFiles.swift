@@ -16,7 +16,10 @@
     init(url: URL, name: String) throws(OpenAPIError) {
       let data: Data
       do {
-        data = try Data(contentsOf: url)
+        data = try WholeFile.read(url)
+      } catch is WholeFile.NotRegular {
+        throw OpenAPIError(
+          file: name, line: 1, "the OpenAPI document could not be read: \(WholeFile.notRegularReason). Check the path.")
       } catch {
         throw OpenAPIError(
           file: name, line: 1, "the OpenAPI document could not be read (\(error.localizedDescription)). Check the path."
@@ -82,7 +85,15 @@
     private func load(_ relative: String, relativeTo file: File, line: Int) throws(OpenAPIError) -> File {
       let url = URL(fileURLWithPath: relative, relativeTo: file.url.deletingLastPathComponent()).standardizedFileURL
       if let loaded = files[url.path] { return loaded }
-      guard let data = try? Data(contentsOf: url) else {
+      let data: Data
+      do {
+        data = try WholeFile.read(url)
+      } catch is WholeFile.NotRegular {
+        throw OpenAPIError(
+          file: file.name, line: line,
+          "the $ref names the file \(relative), which could not be read at \(url.path): \(WholeFile.notRegularReason). Name a regular file; the path is relative to \(file.url.lastPathComponent)."
+        )
+      } catch {
         throw OpenAPIError(
           file: file.name, line: line,
           "the $ref names the file \(relative), which could not be read at \(url.path). Check the path; it is relative to \(file.url.lastPathComponent)."

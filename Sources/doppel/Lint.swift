@@ -120,7 +120,7 @@
       static func check(_ path: String, against document: OpenAPIDocument) -> [String] {
         let url = URL(fileURLWithPath: path)
         if url.pathExtension.lowercased() == "har" {
-          guard let data = try? Data(contentsOf: url), let cassette = try? Cassette(data: data, file: path) else {
+          guard let data = try? WholeFile.read(url), let cassette = try? Cassette(data: data, file: path) else {
             return []
           }
           var problems: [String] = []
@@ -176,7 +176,7 @@
 
     /// Secrets left in a JSON file, with where each is.
     private static func secrets(in url: URL, shown: String, redaction: Redaction) -> [String] {
-      guard let data = try? Data(contentsOf: url),
+      guard let data = try? WholeFile.read(url),
         let findings = try? CassetteLint.scan(data, file: shown, redaction: redaction)
       else {
         return []

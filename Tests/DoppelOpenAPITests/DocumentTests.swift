@@ -77,6 +77,40 @@
       }
     }
 
+    @Test func aDocumentOrAReferencedFileThatIsADeviceIsRefused() throws {
+      let reason =
+        "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
+      #expect(
+        throws: OpenAPIError(file: "zero", line: 1, "the OpenAPI document could not be read: \(reason). Check the path.")
+      ) {
+        try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/dev/zero"))
+      }
+      let url = try Documents.temporary(
+        "device-ref.yaml",
+        """
+        openapi: 3.1.0
+        info: {title: x, version: '1'}
+        paths:
+          /a:
+            get:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        $ref: '/dev/zero#/components/schemas/A'
+        """)
+      #expect(
+        throws: OpenAPIError(
+          file: "device-ref.yaml", line: 12,
+          "the $ref names the file /dev/zero, which could not be read at /dev/zero: \(reason). Name a regular file; the path is relative to device-ref.yaml."
+        )
+      ) {
+        try OpenAPIDocument(contentsOf: url)
+      }
+    }
+
     @Test func danglingReferenceNamesTheLine() throws {
       let url = try Documents.temporary(
         "dangling.yaml",

@@ -49,7 +49,9 @@ public struct Cassette: Sendable, Equatable {
   public static func load(from url: URL) throws -> Cassette {
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try WholeFile.read(url)
+    } catch is WholeFile.NotRegular {
+      throw DoppelError("Could not read the cassette \(url.relativePath): \(WholeFile.notRegularReason). Check the path.")
     } catch {
       let reason = FileManager.default.fileExists(atPath: url.path) ? "it could not be read" : "there is no such file"
       throw DoppelError("Could not read the cassette \(url.relativePath): \(reason). Check the path.")

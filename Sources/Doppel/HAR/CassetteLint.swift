@@ -77,7 +77,10 @@ public enum CassetteLint {
   public static func scan(fileAt url: URL, redaction: Redaction = .default) throws -> [Finding] {
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try WholeFile.read(url)
+    } catch is WholeFile.NotRegular {
+      throw DoppelError(
+        "Could not read the cassette \(url.path) to lint it: \(WholeFile.notRegularReason). Check the path.")
     } catch {
       throw DoppelError("Could not read the cassette \(url.path) to lint it. Check the path.")
     }

@@ -124,7 +124,9 @@ public struct Manifest: Sendable {
     }
     let data: Data
     do {
-      data = try Data(contentsOf: file)
+      data = try WholeFile.read(file)
+    } catch is WholeFile.NotRegular {
+      throw DoppelError("\(file.relativePath): could not read the manifest: \(WholeFile.notRegularReason).")
     } catch {
       throw DoppelError("\(file.relativePath): could not read the manifest: \(error.localizedDescription).")
     }

@@ -186,7 +186,11 @@ public struct Response: Sendable {
   /// The contents of a body file, or an error naming it and the fix.
   static func readFile(_ url: URL) throws(DoppelError) -> Data {
     do {
-      return try Data(contentsOf: url)
+      return try WholeFile.read(url)
+    } catch is WholeFile.NotRegular {
+      throw DoppelError(
+        "Could not read the response body file \(url.path): \(WholeFile.notRegularReason). Point the stub at a regular file."
+      )
     } catch {
       throw DoppelError(
         "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:)."

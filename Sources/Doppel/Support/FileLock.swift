@@ -84,3 +84,24 @@ struct FileIdentity: Equatable, Sendable {
     #endif
   }
 }
+
+/// Reads a whole file named from outside (a manifest, a cassette, a response body file), refusing
+/// what is not a regular file: a device such as `/dev/zero`, a pipe or a socket may never end, and
+/// reading it whole would take all the memory there is.
+package enum WholeFile {
+  /// Thrown for a path that names something other than a regular file.
+  package struct NotRegular: Error {}
+
+  /// Why such a file is refused, for messages: "… could not read X: \(reason). …".
+  package static let notRegularReason =
+    "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
+
+  /// The file's bytes.
+  ///
+  /// - Throws: ``NotRegular`` for a path naming something other than a regular file, or what
+  ///   `Data(contentsOf:)` throws.
+  package static func read(_ url: URL) throws -> Data {
+    if url.isFileURL, let identity = FileIdentity(path: url.path), !identity.isRegularFile { throw NotRegular() }
+    return try Data(contentsOf: url)
+  }
+}

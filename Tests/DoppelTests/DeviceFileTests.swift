@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A file named from outside that is not a regular file (`/dev/zero` never ends) is refused with a
+/// message instead of being read until memory runs out.
+@Suite struct DeviceFileTests {
+  static let zero = URL(fileURLWithPath: "/dev/zero")
+  static let reason =
+    "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
+
+  @Test func aResponseBodyFileThatIsADeviceFailsTheRequest() async throws {
+    let backend = quietBackend()
+    backend.stub(.get("https://api.example.com/zero"), .file(Self.zero))
+    await #expect(
+      throws: DoppelError(
+        "Could not read the response body file /dev/zero: \(Self.reason). Point the stub at a regular file.")
+    ) {
+      try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/zero")!))
+    }
+  }
+
+  @Test func aManifestThatIsADeviceIsRefused() {
+    #expect(throws: DoppelError("/dev/zero: could not read the manifest: \(Self.reason).")) {
+      try Manifest.load(contentsOf: Self.zero)
+    }
+  }
+
+  @Test func aCassetteThatIsADeviceIsRefused() {
+    #expect(throws: DoppelError("Could not read the cassette /dev/zero: \(Self.reason). Check the path.")) {
+      try Cassette.load(from: Self.zero)
+    }
+    #expect(
+      throws: DoppelError("Could not read the cassette /dev/zero to lint it: \(Self.reason). Check the path.")
+    ) {
+      try CassetteLint.scan(fileAt: Self.zero)
+    }
+  }
+
+  @Test func aRegularFileIsReadAsBefore() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-whole-\(UUID().uuidString).txt")
+    try Data("plain".utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    #expect(try WholeFile.read(url) == Data("plain".utf8))
+    #expect(try Response.file(url).bodyData() == Data("plain".utf8))
+  }
+}
