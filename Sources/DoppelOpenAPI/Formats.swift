@@ -13,10 +13,30 @@
       case "date": return scan(text) { $0.date() }
       case "time": return scan(text) { $0.time(offsetRequired: false) }
       case "uuid": return scan(text) { $0.uuid() }
-      case "email": return isEmail(text)
+      case "email": return isEmail(text.unicodeScalars)
       case "uri", "url": return scan(text) { $0.uri() }
       case "ipv4": return scan(text) { $0.ipv4() }
       case "byte": return Data(base64Encoded: text) != nil
+      default: return true
+      }
+    }
+
+    /// Whether ASCII text, as its bytes, conforms to `format`; `nil` when only its `String` can
+    /// say (``string(_:conformsTo:)``).
+    static func ascii(_ bytes: UnsafeBufferPointer<UInt8>, conformsTo format: String) -> Bool? {
+      func scan(_ rule: (inout Scanner) -> Bool) -> Bool {
+        var scanner = Scanner(bytes: bytes)
+        return rule(&scanner) && scanner.atEnd
+      }
+      switch format {
+      case "date-time": return scan { $0.dateTime() }
+      case "date": return scan { $0.date() }
+      case "time": return scan { $0.time(offsetRequired: false) }
+      case "uuid": return scan { $0.uuid() }
+      case "email": return isEmail(bytes.lazy.map { Unicode.Scalar($0) })
+      case "uri", "url": return scan { $0.uri() }
+      case "ipv4": return scan { $0.ipv4() }
+      case "byte": return nil
       default: return true
       }
     }
@@ -43,7 +63,7 @@
 
     /// `local@domain.tld`: one `@`, something on each side, no white space, and a dot inside the
     /// domain with something on each side of it.
-    private static func isEmail(_ text: String) -> Bool {
+    private static func isEmail(_ scalars: some Sequence<Unicode.Scalar>) -> Bool {
       // One pass over the scalars: no whitespace, exactly one "@" with something before it, and
       // in the domain a dot with something before it and something after it.
       var sawAt = false
@@ -51,7 +71,7 @@
       var domainLength = 0
       var dotAfterStart = false
       var valid = false
-      for scalar in text.unicodeScalars {
+      for scalar in scalars {
         if scalar.isASCII {
           // Space, tab, line feed, vertical tab, form feed, carriage return.
           if scalar == " " || (0x09...0x0D).contains(scalar.value) { return false }

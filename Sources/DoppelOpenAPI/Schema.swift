@@ -11,8 +11,35 @@
   @dynamicMemberLookup
   final class Schema: Sendable {
     let fields: Fields
+    /// The types the schema allows, one bit each (``typeBit(_:)``, ``integerBit``); `nil` when
+    /// it names none.
+    let typeMask: UInt8?
+    /// Whether every property name is ASCII, so that keys can be matched by their bytes.
+    let propertyNamesAreASCII: Bool
 
-    init(_ fields: Fields) { self.fields = fields }
+    init(_ fields: Fields) {
+      self.fields = fields
+      typeMask = fields.types.map { types in
+        types.reduce(0) { mask, type in
+          switch type {
+          case "null": mask | Self.typeBit(.null)
+          case "boolean": mask | Self.typeBit(.bool)
+          case "number": mask | Self.typeBit(.number)
+          case "string": mask | Self.typeBit(.string)
+          case "array": mask | Self.typeBit(.array)
+          case "object": mask | Self.typeBit(.object)
+          case "integer": mask | Self.integerBit
+          default: mask
+          }
+        }
+      }
+      propertyNamesAreASCII = fields.properties.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// The bit of ``typeMask`` for values of `kind`.
+    static func typeBit(_ kind: JSONTape.Kind) -> UInt8 { 1 << kind.rawValue }
+    /// The bit of ``typeMask`` for `integer` (numbers that are whole).
+    static let integerBit: UInt8 = 1 << 7
 
     subscript<Value>(dynamicMember keyPath: KeyPath<Fields, Value>) -> Value { fields[keyPath: keyPath] }
 
@@ -36,11 +63,14 @@
       /// What the property adds to a JSON path (`.name`, or `["odd name"]`), made once so that
       /// checking a value builds no text for properties that pass.
       let pathSuffix: String
+      /// The hash of the name's UTF-8, as a body's keys get it (``JSONTape/hash(_:)``).
+      let nameHash: UInt64
 
       init(name: String, schema: Int) {
         self.name = name
         self.schema = schema
         pathSuffix = SchemaValidator.append(name, to: "")
+        nameHash = JSONTape.hash(name)
       }
     }
 
@@ -96,18 +126,6 @@
     }
   }
 
-  /// A compiled regular expression.
-  struct Pattern: @unchecked Sendable {
-    // Why `@unchecked` is safe: NSRegularExpression is immutable once made and documented as safe
-    // to use from several threads at once.
-    let source: String
-    let expression: NSRegularExpression
-
-    func matches(_ text: String) -> Bool {
-      expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
-  }
-
   /// Every schema of a document, compiled once.
   struct SchemaTable: Sendable {
     let schemas: [Schema]
@@ -115,6 +133,17 @@
     init(schemas: [Schema.Fields]) { self.schemas = schemas.map(Schema.init) }
 
     subscript(index: Int) -> Schema { schemas[index] }
+
+    /// The schema a `$ref` chain from `index` ends at.
+    func resolved(_ index: Int) -> Schema {
+      var schema = schemas[index]
+      var hops = 0
+      while let next = schema.reference, hops < 64 {
+        schema = schemas[next]
+        hops += 1
+      }
+      return schema
+    }
   }
 
   /// Compiles schemas from document nodes into a ``SchemaTable``.
