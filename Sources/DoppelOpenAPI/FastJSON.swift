@@ -12,6 +12,8 @@
     private var index = 0
     private var depth = 0
     private var nodes: [JSONTape.Node] = []
+    /// The hashes of the keys of the objects being read, innermost last.
+    private var keyHashes: [UInt64] = []
 
     /// The body as a ``JSONValue``.
     static func parse(_ bytes: [UInt8]) -> JSONValue? {
@@ -76,9 +78,11 @@
         nodes[start].first = nodes.count
         return true
       }
+      let firstHash = keyHashes.count
       while true {
         skipWhitespace()
         guard peek == UInt8(ascii: "\""), string(key: true) else { return false }
+        keyHashes.append(nodes[nodes.count - 1].payload)
         count += 1
         skipWhitespace()
         guard peek == UInt8(ascii: ":") else { return false }
@@ -94,40 +98,30 @@
           nodes[start].second = count
           // A key written twice is an error the positioned parser reports (as is, rarely, two
           // keys with the same hash: left to it too, which is always right).
-          return !hasRepeatedHash(object: start, count: count)
+          defer { keyHashes.removeLast(count) }
+          return !hasRepeatedHash(from: firstHash)
         default: return false
         }
       }
     }
 
-    /// Whether two keys of the object at `start` have the same hash.
-    private func hasRepeatedHash(object start: Int, count: Int) -> Bool {
+    /// Whether two of the key hashes from `first` on are the same.
+    private func hasRepeatedHash(from first: Int) -> Bool {
+      let count = keyHashes.count - first
       if count < 2 { return false }
-      let end = nodes[start].first
-      if count <= 32 {
-        var key = start + 1
-        while key < end {
-          let hash = nodes[key].payload
-          var other = after(key + 1)
-          while other < end {
-            if nodes[other].payload == hash { return true }
-            other = after(other + 1)
+      return keyHashes.withUnsafeBufferPointer { all in
+        let hashes = UnsafeBufferPointer(rebasing: all[first...])
+        if count <= 32 {
+          for index in 1..<count {
+            let hash = hashes[index]
+            for other in 0..<index where hashes[other] == hash { return true }
           }
-          key = after(key + 1)
+          return false
         }
+        var seen = Set<UInt64>(minimumCapacity: count)
+        for hash in hashes where !seen.insert(hash).inserted { return true }
         return false
       }
-      var seen = Set<UInt64>(minimumCapacity: count)
-      var key = start + 1
-      while key < end {
-        if !seen.insert(nodes[key].payload).inserted { return true }
-        key = after(key + 1)
-      }
-      return false
-    }
-
-    private func after(_ node: Int) -> Int {
-      nodes[node].kind == .object || nodes[node].kind == .array ? nodes[node].first : node + 1
     }
 
     private mutating func array() -> Bool {
@@ -169,17 +163,17 @@
       var hash = JSONTape.hashSeed
       while index < bytes.count {
         let byte = bytes[index]
-        if byte == UInt8(ascii: "\"") {
-          nodes.append(JSONTape.Node(kind: .string, flag: true, first: start, second: index, payload: key ? hash : 0))
-          index += 1
-          return true
-        }
+        if byte == UInt8(ascii: "\"") { break }
         // Escapes, control characters and non-ASCII text go the careful way.
         if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return false }
-        hash = JSONTape.hash(hash, byte)
+        // Only keys are hashed (a value's loop has no multiplication to wait for).
+        if key { hash = JSONTape.hash(hash, byte) }
         index += 1
       }
-      return false
+      guard index < bytes.count else { return false }
+      nodes.append(JSONTape.Node(kind: .string, flag: true, first: start, second: index, payload: key ? hash : 0))
+      index += 1
+      return true
     }
 
     private mutating func literal(_ word: StaticString, _ kind: JSONTape.Kind, _ flag: Bool) -> Bool {

@@ -111,6 +111,18 @@
       }
     }
 
+    /// Whether the bytes of the string at `index` are `utf8`.
+    func string(_ index: Int, hasBytes utf8: [UInt8]) -> Bool {
+      let node = nodes[index]
+      guard utf8.count == node.second - node.first else { return false }
+      return bytes.withUnsafeBufferPointer { buffer in
+        utf8.withUnsafeBufferPointer { name in
+          for offset in 0..<name.count where name[offset] != buffer[node.first + offset] { return false }
+          return true
+        }
+      }
+    }
+
     /// Whether the string at `index` is exactly `text`, as Swift compares strings.
     func string(_ index: Int, equals text: String) -> Bool {
       let node = nodes[index]

@@ -65,12 +65,15 @@
       let pathSuffix: String
       /// The hash of the name's UTF-8, as a body's keys get it (``JSONTape/hash(_:)``).
       let nameHash: UInt64
+      /// The name's UTF-8, compared with a key's bytes when the hashes agree.
+      let nameUTF8: [UInt8]
 
       init(name: String, schema: Int) {
         self.name = name
         self.schema = schema
         pathSuffix = SchemaValidator.append(name, to: "")
         nameHash = JSONTape.hash(name)
+        nameUTF8 = Array(name.utf8)
       }
     }
 

@@ -279,7 +279,8 @@
         for offset in properties.indices {
           var candidate = start + offset
           if candidate >= properties.count { candidate -= properties.count }
-          if properties[candidate].nameHash == hash, tape.string(key, equals: properties[candidate].name) {
+          // Both ASCII: the same bytes is the same text.
+          if properties[candidate].nameHash == hash, tape.string(key, hasBytes: properties[candidate].nameUTF8) {
             return candidate
           }
         }

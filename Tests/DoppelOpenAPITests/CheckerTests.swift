@@ -36,6 +36,22 @@
       }
     }
 
+    /// Many short texts of the characters the patterns above mention, the same ones each run.
+    @Test(arguments: simplePatterns)
+    func simplePatternsAgreeOnGeneratedText(_ source: String) throws {
+      let simple = try #require(SimplePattern(source))
+      let expression = try NSRegularExpression(pattern: source)
+      let alphabet = Array("aAbcdz09-_.@*+ Z".utf8)
+      var random = SeededRandom(seed: UInt64(source.utf8.count))
+      for _ in 0..<300 {
+        let length = Int(random.next() % 7)
+        let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let expected = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        #expect(bytes.withUnsafeBufferPointer { simple.matches($0) } == expected, "\(source) on \(text)")
+      }
+    }
+
     @Test(arguments: otherPatterns)
     func otherPatternsAreLeftToTheRegularExpression(_ source: String) {
       #expect(SimplePattern(source) == nil, "\(source)")
