@@ -2,7 +2,7 @@
   import Foundation
 
   /// A compiled regular expression.
-  struct Pattern: @unchecked Sendable {
+  final class Pattern: @unchecked Sendable {
     // Why `@unchecked` is safe: NSRegularExpression is immutable once made and documented as safe
     // to use from several threads at once.
     let source: String

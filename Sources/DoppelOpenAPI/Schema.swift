@@ -16,6 +16,12 @@
     let typeMask: UInt8?
     /// Whether every property name is ASCII, so that keys can be matched by their bytes.
     let propertyNamesAreASCII: Bool
+    /// The `format`, when the checker knows it.
+    let knownFormat: Formats.Known?
+    /// Whether the schema has `enum` or `const`.
+    let hasEnumOrConst: Bool
+    /// Whether the schema has `allOf`, `anyOf`, `oneOf` or `not`.
+    let hasComposition: Bool
 
     init(_ fields: Fields) {
       self.fields = fields
@@ -34,6 +40,9 @@
         }
       }
       propertyNamesAreASCII = fields.properties.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x80 } }
+      knownFormat = fields.format.flatMap(Formats.Known.init)
+      hasEnumOrConst = fields.enumValues != nil || fields.constValue != nil
+      hasComposition = !fields.allOf.isEmpty || !fields.anyOf.isEmpty || !fields.oneOf.isEmpty || fields.not != nil
     }
 
     /// The bit of ``typeMask`` for values of `kind`.

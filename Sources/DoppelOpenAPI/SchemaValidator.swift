@@ -127,6 +127,25 @@
           return
         }
         if found.kind == .null, schema.nullable { return }
+        if schema.hasEnumOrConst { checkEnumAndConst(node, found, schema) }
+        switch found.kind {
+        case .string: checkString(node, found, schema)
+        case .number: checkNumber(tape.number(node), schema)
+        case .array: checkArray(node, found, schema, depth: depth)
+        case .object: checkObject(node, found, schema, index, depth: depth)
+        case .null, .bool: break
+        }
+        guard schema.hasComposition else { return }
+        for branch in schema.allOf { check(node, branch, depth: depth + 1) }
+        if !schema.oneOf.isEmpty || !schema.anyOf.isEmpty {
+          checkComposition(node, schema, depth: depth)
+        }
+        if let not = schema.not, passes(node, not) {
+          fail(schema, "not", "\(kind(node, short: true)) matches the schema it must not match")
+        }
+      }
+
+      private mutating func checkEnumAndConst(_ node: Int, _ found: JSONTape.Node, _ schema: Schema) {
         if let allowed = schema.enumValues, !allowed.contains(where: { equal($0, node) }) {
           if found.kind == .null, schema.nullable || schema.types?.contains("null") == true {
           } else {
@@ -140,20 +159,6 @@
           fail(
             schema, "const",
             "\(kind(node, short: true)) is not the constant \(SchemaValidator.kind(constant, short: true))")
-        }
-        switch found.kind {
-        case .string: checkString(node, found, schema)
-        case .number: checkNumber(tape.number(node), schema)
-        case .array: checkArray(node, found, schema, depth: depth)
-        case .object: checkObject(node, found, schema, index, depth: depth)
-        case .null, .bool: break
-        }
-        for branch in schema.allOf { check(node, branch, depth: depth + 1) }
-        if !schema.oneOf.isEmpty || !schema.anyOf.isEmpty {
-          checkComposition(node, schema, depth: depth)
-        }
-        if let not = schema.not, passes(node, not) {
-          fail(schema, "not", "\(kind(node, short: true)) matches the schema it must not match")
         }
       }
 
@@ -197,11 +202,11 @@
             schema, "pattern",
             "the string \(SchemaValidator.quote(text())) does not match the pattern \(pattern.source)")
         }
-        if let format = schema.format {
+        if let known = schema.knownFormat, let format = schema.format {
           let conforms =
             found.flag
             ? tape.bytes.withUnsafeBufferPointer { buffer in
-              Formats.ascii(UnsafeBufferPointer(rebasing: buffer[found.first..<found.second]), conformsTo: format)
+              Formats.ascii(UnsafeBufferPointer(rebasing: buffer[found.first..<found.second]), conformsTo: known)
             } : nil
           if !(conforms ?? Formats.string(text(), conformsTo: format)) {
             fail(schema, "format", "the string \(SchemaValidator.quote(text())) is not a valid \(format)")
@@ -235,7 +240,7 @@
             fail(schema, "multipleOf", "\(shown) is not a multiple of \(SchemaValidator.number(divisor))")
           }
         }
-        if let format = schema.format, !Formats.number(number, conformsTo: format) {
+        if schema.knownFormat != nil, let format = schema.format, !Formats.number(number, conformsTo: format) {
           fail(schema, "format", "\(shown) is out of range for \(format)")
         }
       }
