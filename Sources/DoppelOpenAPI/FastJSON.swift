@@ -185,6 +185,11 @@
       return true
     }
 
+    /// 10^0 through 10^15, each exact in a Double.
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
+      (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
     /// A number as JSON writes it (the positioned parser's rules); its value as `Double` reads it.
     private mutating func number() -> Bool {
       let start = index
@@ -198,24 +203,29 @@
       let integerStart = index
       let integerDigits = digits()
       guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return false }
-      var whole = true
+      var fractionDigits = 0
+      var exponent = false
       if peek == UInt8(ascii: ".") {
         index += 1
-        guard digits() > 0 else { return false }
-        whole = false
+        fractionDigits = digits()
+        guard fractionDigits > 0 else { return false }
       }
       if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
         index += 1
         if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
         guard digits() > 0 else { return false }
-        whole = false
+        exponent = true
       }
       let value: Double
-      if whole && integerDigits <= 15 {
-        // Exact in a Double, so the same value `Double(_:)` reads, without making text for it.
+      if !exponent && integerDigits + fractionDigits <= 15 {
+        // At most 15 digits are exact in a Double, as is a power of ten up to 10^22, so one
+        // division rounds correctly: the value `Double(_:)` reads, without making text for it.
         var magnitude = 0
-        for offset in integerStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] &- 0x30) }
-        value = negative ? -Double(magnitude) : Double(magnitude)
+        for offset in integerStart..<index where bytes[offset] != UInt8(ascii: ".") {
+          magnitude = magnitude * 10 + Int(bytes[offset] &- 0x30)
+        }
+        let unsigned = Double(magnitude) / Self.powersOfTen[fractionDigits]
+        value = negative ? -unsigned : unsigned
       } else {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         value = Double(text) ?? .nan
