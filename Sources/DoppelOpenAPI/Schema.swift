@@ -23,8 +23,15 @@
     /// Whether the schema has `allOf`, `anyOf`, `oneOf` or `not`.
     let hasComposition: Bool
 
-    init(_ fields: Fields) {
+    /// For each property, whether the schema its `$ref` chain ends at is readOnly
+    /// (``readOnlyBit``) or writeOnly (``writeOnlyBit``).
+    let propertyAccess: [UInt8]
+    static let readOnlyBit: UInt8 = 1
+    static let writeOnlyBit: UInt8 = 2
+
+    init(_ fields: Fields, propertyAccess: [UInt8]) {
       self.fields = fields
+      self.propertyAccess = propertyAccess
       typeMask = fields.types.map { types in
         types.reduce(0) { mask, type in
           switch type {
@@ -142,7 +149,25 @@
   struct SchemaTable: Sendable {
     let schemas: [Schema]
 
-    init(schemas: [Schema.Fields]) { self.schemas = schemas.map(Schema.init) }
+    init(schemas: [Schema.Fields]) {
+      func resolved(_ index: Int) -> Schema.Fields {
+        var schema = schemas[index]
+        var hops = 0
+        while let next = schema.reference, hops < 64 {
+          schema = schemas[next]
+          hops += 1
+        }
+        return schema
+      }
+      self.schemas = schemas.map { fields in
+        Schema(
+          fields,
+          propertyAccess: fields.properties.map { property in
+            let target = resolved(property.schema)
+            return (target.readOnly ? Schema.readOnlyBit : 0) | (target.writeOnly ? Schema.writeOnlyBit : 0)
+          })
+      }
+    }
 
     subscript(index: Int) -> Schema { schemas[index] }
 

@@ -337,8 +337,10 @@
           if let propertyIndex {
             guard slots[base + propertyIndex] < 0 else { continue }
             // A readOnly property is not sent in a request, nor a writeOnly one in a response.
-            let target = table.resolved(properties[propertyIndex].schema)
-            if direction == .request && target.readOnly || direction == .response && target.writeOnly { continue }
+            let access = schema.propertyAccess[propertyIndex]
+            if direction == .request ? access & Schema.readOnlyBit != 0 : access & Schema.writeOnlyBit != 0 {
+              continue
+            }
           } else if member(name, of: node) != nil {
             continue
           }
@@ -350,23 +352,28 @@
         if let maximum = schema.maxProperties, count > maximum {
           fail(schema, "maxProperties", "the object has \(count) properties, more than maxProperties \(maximum)")
         }
+        // The bit of a property that must not be in a message going this way.
+        let refused = direction == .request ? Schema.readOnlyBit : Schema.writeOnlyBit
+        let access = schema.propertyAccess
         for (offset, property) in properties.enumerated() {
           let value = slots[base + offset]
           guard value >= 0 else { continue }
-          let target = table.resolved(property.schema)
           steps.append(.property(schema: index, property: offset))
-          if direction == .request && target.readOnly {
-            failures.append(
-              SchemaFailure(
-                path: path,
-                rule: "the property \"\(property.name)\" is readOnly and must not be sent in a request",
-                location: target.at("readOnly")))
-          } else if direction == .response && target.writeOnly {
-            failures.append(
-              SchemaFailure(
-                path: path,
-                rule: "the property \"\(property.name)\" is writeOnly and must not appear in a response",
-                location: target.at("writeOnly")))
+          if access[offset] & refused != 0 {
+            let target = table.resolved(property.schema)
+            if direction == .request {
+              failures.append(
+                SchemaFailure(
+                  path: path,
+                  rule: "the property \"\(property.name)\" is readOnly and must not be sent in a request",
+                  location: target.at("readOnly")))
+            } else {
+              failures.append(
+                SchemaFailure(
+                  path: path,
+                  rule: "the property \"\(property.name)\" is writeOnly and must not appear in a response",
+                  location: target.at("writeOnly")))
+            }
           }
           check(value, property.schema, depth: depth + 1)
           steps.removeLast()
