@@ -7,17 +7,59 @@
   /// expressions: they are checked for every such field of every exchange, and a regular
   /// expression costs microseconds each on Linux.
   enum Formats {
+    /// A `format` the checker knows, read once from the schema.
+    enum Known: Sendable {
+      case dateTime, date, time, uuid, email, uri, ipv4, byte, int32, int64, float
+
+      init?(_ format: String) {
+        switch format {
+        case "date-time": self = .dateTime
+        case "date": self = .date
+        case "time": self = .time
+        case "uuid": self = .uuid
+        case "email": self = .email
+        case "uri", "url": self = .uri
+        case "ipv4": self = .ipv4
+        case "byte": self = .byte
+        case "int32": self = .int32
+        case "int64": self = .int64
+        case "float": self = .float
+        default: return nil
+        }
+      }
+    }
+
     static func string(_ text: String, conformsTo format: String) -> Bool {
       switch format {
       case "date-time": return scan(text) { $0.dateTime() }
       case "date": return scan(text) { $0.date() }
       case "time": return scan(text) { $0.time(offsetRequired: false) }
       case "uuid": return scan(text) { $0.uuid() }
-      case "email": return isEmail(text)
+      case "email": return isEmail(text.unicodeScalars)
       case "uri", "url": return scan(text) { $0.uri() }
       case "ipv4": return scan(text) { $0.ipv4() }
       case "byte": return Data(base64Encoded: text) != nil
       default: return true
+      }
+    }
+
+    /// Whether ASCII text, as its bytes, conforms to `format`; `nil` when only its `String` can
+    /// say (``string(_:conformsTo:)``).
+    static func ascii(_ bytes: UnsafeBufferPointer<UInt8>, conformsTo format: Known) -> Bool? {
+      func scan(_ rule: (inout Scanner) -> Bool) -> Bool {
+        var scanner = Scanner(bytes: bytes)
+        return rule(&scanner) && scanner.atEnd
+      }
+      switch format {
+      case .dateTime: return scan { $0.dateTime() }
+      case .date: return scan { $0.date() }
+      case .time: return scan { $0.time(offsetRequired: false) }
+      case .uuid: return scan { $0.uuid() }
+      case .email: return isEmail(bytes.lazy.map { Unicode.Scalar($0) })
+      case .uri: return scan { $0.uri() }
+      case .ipv4: return scan { $0.ipv4() }
+      case .byte: return nil
+      case .int32, .int64, .float: return true
       }
     }
 
@@ -43,7 +85,7 @@
 
     /// `local@domain.tld`: one `@`, something on each side, no white space, and a dot inside the
     /// domain with something on each side of it.
-    private static func isEmail(_ text: String) -> Bool {
+    private static func isEmail(_ scalars: some Sequence<Unicode.Scalar>) -> Bool {
       // One pass over the scalars: no whitespace, exactly one "@" with something before it, and
       // in the domain a dot with something before it and something after it.
       var sawAt = false
@@ -51,7 +93,7 @@
       var domainLength = 0
       var dotAfterStart = false
       var valid = false
-      for scalar in text.unicodeScalars {
+      for scalar in scalars {
         if scalar.isASCII {
           // Space, tab, line feed, vertical tab, form feed, carriage return.
           if scalar == " " || (0x09...0x0D).contains(scalar.value) { return false }

@@ -201,13 +201,13 @@
       }
       guard media.isJSON, let schema = media.schema else { return [] }
       let bytes = [UInt8](body)
-      let value: JSONValue
+      let value: JSONTape
       do {
         // The common body in one quick pass; anything unusual (or wrong) the careful way.
-        if let quick = FastJSON.parse(bytes) {
+        if let quick = FastJSON.tape(bytes) {
           value = quick
         } else {
-          value = try PositionedJSONParser.parse(bytes).jsonValue
+          value = JSONTape(try PositionedJSONParser.parse(bytes).jsonValue)
         }
       } catch {
         let position = TextPosition(offset: error.offset, in: bytes)

@@ -296,6 +296,7 @@
 
     /// The segments of `path` below the server's base path, or `nil` when it is not below it.
     func segments(of path: String) -> [Substring]? {
+      if Self.isPlain(path) && Self.isPlain(basePath) { return plainSegments(of: path) }
       var relative = Substring(path)
       if !basePath.isEmpty {
         guard relative.hasPrefix(basePath) else { return nil }
@@ -303,6 +304,37 @@
         if relative.isEmpty { relative = "/" }
       }
       return Array(relative.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+    }
+
+    /// Whether `text` is printable ASCII, where each byte is a character of its own.
+    private static func isPlain(_ text: String) -> Bool {
+      text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 }
+    }
+
+    /// ``segments(of:)`` read byte by byte, for a path and base path that are ``isPlain(_:)``.
+    private func plainSegments(of path: String) -> [Substring]? {
+      let utf8 = path.utf8
+      var start = utf8.startIndex
+      if !basePath.isEmpty {
+        guard utf8.starts(with: basePath.utf8) else { return nil }
+        start = utf8.index(start, offsetBy: basePath.utf8.count)
+        if start == utf8.endIndex { return [""] }
+      }
+      // What `split(separator: "/", omittingEmptySubsequences: false).dropFirst()` gives.
+      var segments: [Substring] = []
+      var segmentStart = start
+      var first = true
+      var index = start
+      while index != utf8.endIndex {
+        if utf8[index] == UInt8(ascii: "/") {
+          if !first { segments.append(path[segmentStart..<index]) }
+          first = false
+          segmentStart = utf8.index(after: index)
+        }
+        index = utf8.index(after: index)
+      }
+      if !first { segments.append(path[segmentStart..<index]) }
+      return segments
     }
   }
 #endif

@@ -22,8 +22,23 @@
       /// The named examples, in document order.
       let examples: [(name: String, value: JSONValue)]
       let location: DocumentLocation
+      /// `type` without parameters, in lower case (``baseType(_:)``), made once.
+      let base: String
+      /// Whether the body is JSON (``isJSON(_:)``), worked out once.
+      let isJSON: Bool
 
-      var isJSON: Bool { MediaType.isJSON(type) }
+      init(
+        type: String, schema: Int?, example: JSONValue?, examples: [(name: String, value: JSONValue)],
+        location: DocumentLocation
+      ) {
+        self.type = type
+        self.schema = schema
+        self.example = example
+        self.examples = examples
+        self.location = location
+        base = Self.baseType(type)
+        isJSON = Self.isJSON(type)
+      }
 
       static func isJSON(_ type: String) -> Bool {
         let base = baseType(type)
@@ -32,8 +47,10 @@
 
       /// Whether `contentType` (a header value) is this media type or within its range.
       func accepts(_ contentType: String) -> Bool {
+        // The usual case, the type exactly as documented, without reading it byte by byte.
+        if contentType == type { return true }
         let given = Self.baseType(contentType)
-        let mine = Self.baseType(type)
+        let mine = base
         if mine == "*/*" || mine == given { return true }
         if mine.hasSuffix("/*") { return given.hasPrefix(String(mine.dropLast())) }
         return false

@@ -11,8 +11,51 @@
   @dynamicMemberLookup
   final class Schema: Sendable {
     let fields: Fields
+    /// The types the schema allows, one bit each (``typeBit(_:)``, ``integerBit``); `nil` when
+    /// it names none.
+    let typeMask: UInt8?
+    /// Whether every property name is ASCII, so that keys can be matched by their bytes.
+    let propertyNamesAreASCII: Bool
+    /// The `format`, when the checker knows it.
+    let knownFormat: Formats.Known?
+    /// Whether the schema has `enum` or `const`.
+    let hasEnumOrConst: Bool
+    /// Whether the schema has `allOf`, `anyOf`, `oneOf` or `not`.
+    let hasComposition: Bool
 
-    init(_ fields: Fields) { self.fields = fields }
+    /// For each property, whether the schema its `$ref` chain ends at is readOnly
+    /// (``readOnlyBit``) or writeOnly (``writeOnlyBit``).
+    let propertyAccess: [UInt8]
+    static let readOnlyBit: UInt8 = 1
+    static let writeOnlyBit: UInt8 = 2
+
+    init(_ fields: Fields, propertyAccess: [UInt8]) {
+      self.fields = fields
+      self.propertyAccess = propertyAccess
+      typeMask = fields.types.map { types in
+        types.reduce(0) { mask, type in
+          switch type {
+          case "null": mask | Self.typeBit(.null)
+          case "boolean": mask | Self.typeBit(.bool)
+          case "number": mask | Self.typeBit(.number)
+          case "string": mask | Self.typeBit(.string)
+          case "array": mask | Self.typeBit(.array)
+          case "object": mask | Self.typeBit(.object)
+          case "integer": mask | Self.integerBit
+          default: mask
+          }
+        }
+      }
+      propertyNamesAreASCII = fields.properties.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x80 } }
+      knownFormat = fields.format.flatMap(Formats.Known.init)
+      hasEnumOrConst = fields.enumValues != nil || fields.constValue != nil
+      hasComposition = !fields.allOf.isEmpty || !fields.anyOf.isEmpty || !fields.oneOf.isEmpty || fields.not != nil
+    }
+
+    /// The bit of ``typeMask`` for values of `kind`.
+    static func typeBit(_ kind: JSONTape.Kind) -> UInt8 { 1 << kind.rawValue }
+    /// The bit of ``typeMask`` for `integer` (numbers that are whole).
+    static let integerBit: UInt8 = 1 << 7
 
     subscript<Value>(dynamicMember keyPath: KeyPath<Fields, Value>) -> Value { fields[keyPath: keyPath] }
 
@@ -36,11 +79,17 @@
       /// What the property adds to a JSON path (`.name`, or `["odd name"]`), made once so that
       /// checking a value builds no text for properties that pass.
       let pathSuffix: String
+      /// The hash of the name's UTF-8, as a body's keys get it (``JSONTape/hash(_:)``).
+      let nameHash: UInt64
+      /// The name's UTF-8, compared with a key's bytes when the hashes agree.
+      let nameUTF8: [UInt8]
 
       init(name: String, schema: Int) {
         self.name = name
         self.schema = schema
         pathSuffix = SchemaValidator.append(name, to: "")
+        nameHash = JSONTape.hash(name)
+        nameUTF8 = Array(name.utf8)
       }
     }
 
@@ -96,25 +145,42 @@
     }
   }
 
-  /// A compiled regular expression.
-  struct Pattern: @unchecked Sendable {
-    // Why `@unchecked` is safe: NSRegularExpression is immutable once made and documented as safe
-    // to use from several threads at once.
-    let source: String
-    let expression: NSRegularExpression
-
-    func matches(_ text: String) -> Bool {
-      expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
-  }
-
   /// Every schema of a document, compiled once.
   struct SchemaTable: Sendable {
     let schemas: [Schema]
 
-    init(schemas: [Schema.Fields]) { self.schemas = schemas.map(Schema.init) }
+    init(schemas: [Schema.Fields]) {
+      func resolved(_ index: Int) -> Schema.Fields {
+        var schema = schemas[index]
+        var hops = 0
+        while let next = schema.reference, hops < 64 {
+          schema = schemas[next]
+          hops += 1
+        }
+        return schema
+      }
+      self.schemas = schemas.map { fields in
+        Schema(
+          fields,
+          propertyAccess: fields.properties.map { property in
+            let target = resolved(property.schema)
+            return (target.readOnly ? Schema.readOnlyBit : 0) | (target.writeOnly ? Schema.writeOnlyBit : 0)
+          })
+      }
+    }
 
     subscript(index: Int) -> Schema { schemas[index] }
+
+    /// The schema a `$ref` chain from `index` ends at.
+    func resolved(_ index: Int) -> Schema {
+      var schema = schemas[index]
+      var hops = 0
+      while let next = schema.reference, hops < 64 {
+        schema = schemas[next]
+        hops += 1
+      }
+      return schema
+    }
   }
 
   /// Compiles schemas from document nodes into a ``SchemaTable``.
