@@ -1,4 +1,5 @@
 #if OpenAPI
+  import Doppel
   import Foundation
 
   /// The files of one document: the main one and those its `$ref`s name, each read once.
