@@ -81,7 +81,8 @@
       let reason =
         "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
       #expect(
-        throws: OpenAPIError(file: "zero", line: 1, "the OpenAPI document could not be read: \(reason). Check the path.")
+        throws: OpenAPIError(
+          file: "zero", line: 1, "the OpenAPI document could not be read: \(reason). Check the path.")
       ) {
         try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/dev/zero"))
       }

@@ -51,7 +51,8 @@ public struct Cassette: Sendable, Equatable {
     do {
       data = try WholeFile.read(url)
     } catch is WholeFile.NotRegular {
-      throw DoppelError("Could not read the cassette \(url.relativePath): \(WholeFile.notRegularReason). Check the path.")
+      throw DoppelError(
+        "Could not read the cassette \(url.relativePath): \(WholeFile.notRegularReason). Check the path.")
     } catch {
       let reason = FileManager.default.fileExists(atPath: url.path) ? "it could not be read" : "there is no such file"
       throw DoppelError("Could not read the cassette \(url.relativePath): \(reason). Check the path.")
