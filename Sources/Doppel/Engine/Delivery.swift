@@ -15,9 +15,10 @@ enum Delivery: Sendable {
     /// The ``Request/answerKey`` of the request this answer was built for.
     let key: String?
     let body: Data
-    /// The `HTTPURLResponse` for these parts, built when first asked for: the stub server and
-    /// the journal never need one, and building one costs microseconds on Linux.
-    private let built: Locked<UncheckedSendable<HTTPURLResponse>?>
+    /// The `HTTPURLResponse` for these parts, built when first asked for (the stub server and
+    /// the journal never need one, and building one costs microseconds on Linux), and what a
+    /// front door made of them (see ``FrontDoorAnswer``).
+    private let built: Locked<Built>
     let status: Int
     /// Whether the headers set cookies (a `Set-Cookie` field), worked out once per answer.
     let setsCookies: Bool
@@ -32,8 +33,14 @@ enum Delivery: Sendable {
       self.status = status
       self.headers = headers
       self.body = body
-      built = Locked(prebuilt.map(UncheckedSendable.init))
+      built = Locked(Built(response: prebuilt.map(UncheckedSendable.init)))
       setsCookies = headers.contains("Set-Cookie")
+    }
+
+    /// What is built from the answer's parts when first needed, under one lock.
+    private struct Built {
+      var response: UncheckedSendable<HTTPURLResponse>?
+      var frontDoor: (any Sendable)?
     }
 
     /// Whether this answer was built for `request`'s URL.
@@ -52,15 +59,25 @@ enum Delivery: Sendable {
 
     var httpURLResponse: HTTPURLResponse {
       built.withLock { built in
-        if let response = built?.value { return response }
+        if let response = built.response?.value { return response }
         let response = Self.build(url: url, status: status, headers: headers)
-        built = UncheckedSendable(response)
+        built.response = UncheckedSendable(response)
         return response
       }
     }
 
     /// The `HTTPURLResponse` built for this answer so far, if any.
-    var builtResponse: HTTPURLResponse? { built.withLock { $0?.value } }
+    var builtResponse: HTTPURLResponse? { built.withLock { $0.response?.value } }
+
+    /// What a front door made of this answer's parts the first time it played them (`make`), or
+    /// made before: one value per answer, of the front door's own type.
+    func frontDoorValue<Value: Sendable>(_ make: () -> Value) -> Value {
+      if let value = built.withLock({ $0.frontDoor }) as? Value { return value }
+      // Made outside the lock; two threads making it at once make equal values, and one is kept.
+      let value = make()
+      built.withLock { $0.frontDoor = value }
+      return value
+    }
 
     static func build(url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse {
       HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
@@ -112,6 +129,9 @@ enum Delivery: Sendable {
       }
       prepared = ResponseCache.Prepared(headers: headers, body: body)
     }
+    // The answer built last time for this URL, with the whole body: the same parts, so the same
+    // answer (and what was built from it: its `HTTPURLResponse`, a front door's head).
+    if let last = cached.answer, cached.prepared != nil, !noBody { return .success(last) }
     let urlResponse = cached.answer?.builtResponse
     let answer = Answer(
       url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
