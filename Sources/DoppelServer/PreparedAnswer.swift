@@ -5,8 +5,8 @@
 
   /// A stub's answer as NIO sends it: the head's status and headers, and the body in a buffer.
   /// Made once per answer (``FrontDoorAnswer/prepared(_:)``), so that an answer reused for many
-  /// requests is neither converted nor checked again.
-  struct PreparedAnswer: Sendable {
+  /// requests is neither converted nor checked again. A class: every request it serves shares it.
+  final class PreparedAnswer: Sendable {
     let status: HTTPResponseStatus
     let headers: NIOHTTP1.HTTPHeaders
     /// The body; `nil` when it is empty.

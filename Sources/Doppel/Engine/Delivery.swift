@@ -40,7 +40,7 @@ enum Delivery: Sendable {
     /// What is built from the answer's parts when first needed, under one lock.
     private struct Built {
       var response: UncheckedSendable<HTTPURLResponse>?
-      var frontDoor: (any Sendable)?
+      var frontDoor: (any AnyObject & Sendable)?
     }
 
     /// Whether this answer was built for `request`'s URL.
@@ -71,8 +71,11 @@ enum Delivery: Sendable {
 
     /// What a front door made of this answer's parts the first time it played them (`make`), or
     /// made before: one value per answer, of the front door's own type.
-    func frontDoorValue<Value: Sendable>(_ make: () -> Value) -> Value {
-      if let value = built.withLock({ $0.frontDoor }) as? Value { return value }
+    func frontDoorValue<Value: AnyObject & Sendable>(_ make: () -> Value) -> Value {
+      // Compared by type, then cast without a dynamic cast's search.
+      if let value = built.withLock({ $0.frontDoor }), type(of: value) == Value.self {
+        return unsafeDowncast(value, to: Value.self)
+      }
       // Made outside the lock; two threads making it at once make equal values, and one is kept.
       let value = make()
       built.withLock { $0.frontDoor = value }
@@ -209,7 +212,7 @@ extension Response.Body.Source {
   /// a file that cannot be looked at or is not a regular file (reading it then reports why, or
   /// reads it every time).
   var fileSignature: FileIdentity? {
-    guard case .file(let url) = self, let identity = FileIdentity(path: url.path), identity.isRegularFile else {
+    guard case .file(_, let path) = self, let identity = FileIdentity(path: path), identity.isRegularFile else {
       return nil
     }
     return identity

@@ -95,8 +95,9 @@ package struct FrontDoorAnswer: Sendable {
 
   /// What the front door made of this answer the first time it played it (`make`), or made before:
   /// an answer reused for many requests is turned into the front door's own types once. Each
-  /// front door keeps one type of value.
-  package func prepared<Value: Sendable>(_ make: () -> Value) -> Value {
+  /// front door keeps one type of value, a class (the value is shared by every request the answer
+  /// serves).
+  package func prepared<Value: AnyObject & Sendable>(_ make: () -> Value) -> Value {
     answer.frontDoorValue(make)
   }
 }
