@@ -103,12 +103,16 @@
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
         text = target
       }
-      if let parsed = parsedTargets.withLock({ $0[text] }) { return parsed }
+      // Only ASCII text is kept: strings that differ in their bytes but not in their characters
+      // (é composed or not) are equal keys, and each must be parsed as sent.
+      let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+      if isASCII, let parsed = parsedTargets.withLock({ $0[text] }) { return parsed }
       guard let url = URL(string: text), target.hasPrefix("/") || url.host != nil else { return nil }
       let host = url.host.map {
         ($0.utf8.contains(UInt8(ascii: ":")) ? "[\($0)]" : $0) + (url.port.map { ":\($0)" } ?? "")
       }
       let parsed = ParsedTarget(target: Request.Target(url), host: host)
+      guard isASCII else { return parsed }
       parsedTargets.withLock { targets in
         if targets.count >= Self.parsedTargetLimit { targets.removeAll(keepingCapacity: true) }
         targets[text] = parsed
