@@ -9,8 +9,11 @@
   final class PreparedAnswer: Sendable {
     let status: HTTPResponseStatus
     let headers: NIOHTTP1.HTTPHeaders
-    /// The body; `nil` when it is empty.
+    /// The body, when it is not empty and at most ``largestKeptBody`` bytes: a larger one is copied
+    /// into a buffer for each request, rather than kept twice for as long as the answer is.
     let body: ByteBuffer?
+    /// The size of the largest body kept in a buffer.
+    static let largestKeptBody = 64 * 1024
     /// Whether the headers ask to close the connection (`Connection: close`).
     let closes: Bool
     /// Why the head cannot be sent (see ``Doppel/HTTPHeaders/unsendableField``), or `nil`.
@@ -26,7 +29,7 @@
       self.headers = headers
       closes = headers.asksToClose
       let data = answer.body
-      body = data.isEmpty ? nil : ByteBufferAllocator().buffer(bytes: data)
+      body = data.isEmpty || data.count > Self.largestKeptBody ? nil : ByteBufferAllocator().buffer(bytes: data)
     }
   }
 

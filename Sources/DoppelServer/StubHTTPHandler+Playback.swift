@@ -22,7 +22,12 @@
           return
         }
         writeHead(prepared.status, prepared.headers, closes: prepared.closes, context: context)
-        if let body = prepared.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        if let body = prepared.body {
+          context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        } else if !whole.body.isEmpty {
+          let body = context.channel.allocator.buffer(bytes: whole.body)
+          context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
         end(context)
         return
       }

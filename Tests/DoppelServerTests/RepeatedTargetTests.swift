@@ -5,8 +5,13 @@
     import Foundation
     import Testing
 
-    /// The server keeps the URLs of recent requests parsed: each request is still matched and
-    /// journaled with its own URL and `Host`.
+    #if canImport(FoundationNetworking)
+      import FoundationNetworking
+    #endif
+
+    /// What the server keeps from one request to the next (the URLs of recent requests, parsed; a
+    /// reused answer's head and body in NIO's types): each request still gets its own URL, `Host`
+    /// and the whole body.
     @Suite(.timeLimit(.minutes(1))) struct RepeatedTargetTests {
       @Test func theSameTargetWithAnotherHostIsItsOwnURL() async throws {
         let backend = quietBackend()
@@ -32,6 +37,22 @@
             "a.example:8080", "b.example", "a.example:8080", "[::1]:9",
           ])
         #expect(journal.map(\.request.path) == Array(repeating: "/items/1.json", count: 4))
+      }
+
+      @Test(arguments: [0, 1, 65_536, 65_537, 300_000])
+      func aReusedAnswerSendsItsWholeBodyEachTime(_ size: Int) async throws {
+        let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let backend = quietBackend()
+        backend.stub(.get("/blob"), Response(body: body))
+        try await withStubServer(backend) { server in
+          for _ in 0..<3 {
+            var request = URLRequest(url: server.url("/blob"))
+            request.httpMethod = "GET"
+            let (data, response) = try await realSession.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(data == body)
+          }
+        }
       }
     }
   #endif
