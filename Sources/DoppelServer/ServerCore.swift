@@ -57,7 +57,9 @@
       try channel.pipeline.syncOperations.addHandler(timeouts)
       try channel.pipeline.syncOperations.configureHTTPServerPipeline(
         withPipeliningAssistance: true, withServerUpgrade: upgrade,
-        withErrorHandling: false, withOutboundHeaderValidation: true,
+        // The stub handler checks the heads of stubs' answers itself, once per reused answer (see
+        // `PreparedAnswer`); the server's own heads are made of fixed names and checked values.
+        withErrorHandling: false, withOutboundHeaderValidation: false,
         withEncoderConfiguration: HTTPResponseEncoder.Configuration(), withDecoderLimitConfiguration: limits)
       try channel.pipeline.syncOperations.addHandler(handler)
     }
@@ -66,28 +68,56 @@
 
     /// The request a backend sees for what arrived, or `nil` when its target cannot form a URL.
     func request(for head: HTTPRequestHead, body: ByteBuffer?, backend: Backend) -> Request? {
-      guard let url = url(for: head, backend: backend) else { return nil }
+      guard let target = target(for: head, backend: backend) else { return nil }
       var headers = Doppel.HTTPHeaders()
       for (name, value) in head.headers { headers.add(name, value) }
-      if headers.contains("Host"), let host = url.host {
+      if let host = target.host, headers.contains("Host") {
         // The request is matched (and journaled, recorded, passed through) as sent to its origin.
-        headers.replace("Host", with: (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? ""))
+        headers.replace("Host", with: host)
       }
       let data = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
-      return Request(method: Doppel.HTTPMethod(head.method.rawValue), url: url, headers: headers, body: data)
+      return Request(
+        method: Doppel.HTTPMethod(head.method.rawValue), target: target.target, headers: headers, body: data)
     }
 
-    private func url(for head: HTTPRequestHead, backend: Backend) -> URL? {
+    /// A URL a request was made for, parsed, with the `Host` header it is matched with.
+    private struct ParsedTarget {
+      let target: Request.Target
+      /// `host[:port]` of the URL, or `nil` when it has no host.
+      let host: String?
+    }
+
+    /// The URLs of recent requests, by their text: looking one up costs less than parsing it.
+    private let parsedTargets = Locked<[String: ParsedTarget]>([:])
+    /// How many URLs ``parsedTargets`` keeps; when full, it starts again.
+    private static let parsedTargetLimit = 1_024
+
+    private func target(for head: HTTPRequestHead, backend: Backend) -> ParsedTarget? {
       let target = head.uri
+      let text: String
       if target.hasPrefix("/") {
-        return URL(string: base(for: head, backend: backend) + target)
+        text = base(for: head, backend: backend) + target
+      } else {
+        // Absolute form, as sent to a proxy: matched as its own URL.
+        let lowered = target.prefix(8).lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
+        text = target
       }
-      // Absolute form, as sent to a proxy: matched as its own URL.
-      let lowered = target.prefix(8).lowercased()
-      guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: target),
-        url.host != nil
-      else { return nil }
-      return url
+      // Only ASCII text is kept: strings that differ in their bytes but not in their characters
+      // (é composed or not) are equal keys, and each must be parsed as sent.
+      let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+      if isASCII, let parsed = parsedTargets.withLock({ $0[text] }) { return parsed }
+      guard let url = URL(string: text), target.hasPrefix("/") || url.host != nil else { return nil }
+      let host = url.host.map {
+        ($0.utf8.contains(UInt8(ascii: ":")) ? "[\($0)]" : $0) + (url.port.map { ":\($0)" } ?? "")
+      }
+      let parsed = ParsedTarget(target: Request.Target(url), host: host)
+      guard isASCII else { return parsed }
+      parsedTargets.withLock { targets in
+        if targets.count >= Self.parsedTargetLimit { targets.removeAll(keepingCapacity: true) }
+        targets[text] = parsed
+      }
+      return parsed
     }
 
     /// `scheme://authority` the request is matched as.
@@ -100,7 +130,9 @@
         return "http://" + (sentHost ?? localAuthority)
       case .automatic:
         let origins = origins(of: backend)
-        if let sentHost, let origin = origins.byHost[Self.hostPart(of: sentHost)] { return origin }
+        if let sentHost, !origins.byHost.isEmpty, let origin = origins.byHost[Self.hostPart(of: sentHost)] {
+          return origin
+        }
         if origins.all.count == 1 { return origins.all[0] }
         return "http://" + (sentHost ?? localAuthority)
       }

@@ -14,6 +14,23 @@
         state = .silent
         return
       }
+      if let whole = playback.wholeAnswer, whole.status >= 200, !playback.isPassthrough {
+        // The common case: head, body and end at once, from what was made of the answer before.
+        let prepared = whole.prepared { PreparedAnswer(whole) }
+        if let problem = prepared.problem {
+          respond(500, problem, context: context)
+          return
+        }
+        writeHead(prepared.status, prepared.headers, closes: prepared.closes, context: context)
+        if let body = prepared.body {
+          context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        } else if !whole.body.isEmpty {
+          let body = context.channel.allocator.buffer(bytes: whole.body)
+          context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
+        end(context)
+        return
+      }
       beats = playback.isPassthrough ? playback.reframedBeats(forHead: request.method == .head) : playback.beats
       nextBeat = 0
       waitedForNextBeat = false
@@ -82,6 +99,10 @@
           context: context)
         return false
       case .head(let status, let fields):
+        if let problem = fields.unsendableField {
+          respond(500, problem, context: context)
+          return false
+        }
         var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(fields.count + 1)
         for field in fields { headers.add(name: field.name, value: field.value) }
@@ -150,6 +171,10 @@
           case .head(let code, _) where code < 200:
             status = 500
             notes.append("the stub's status \(code) is interim")
+            break steps
+          case .head(_, let fields) where fields.unsendableField != nil:
+            status = 500
+            notes.append("a header of the stub cannot be sent")
             break steps
           case .head(let code, _):
             status = code

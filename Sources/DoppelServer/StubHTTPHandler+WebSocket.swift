@@ -59,6 +59,12 @@
         resolvedAhead = (playback, request, backend)
         return nil
       }
+      if let problem = fields.unsendableField {
+        // Not upgraded: NIO passes the request on, and it is answered with the problem.
+        resolvedAhead = (playback, request, backend)
+        upgradeProblem = problem
+        return nil
+      }
       if let report = core.configuration.onRequest {
         report(
           ServedRequest(

@@ -61,6 +61,9 @@
     /// A request resolved when it asked to upgrade but was not upgraded: played as its answer when
     /// NIO passes the request on, so that it is resolved (and journaled) once.
     var resolvedAhead: (playback: FrontDoorPlayback, request: Request, backend: Backend)?
+    /// Why the WebSocket upgrade resolved ahead was refused when its `101` head cannot be sent:
+    /// answered with a `500` instead.
+    var upgradeProblem: String?
 
     /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
     /// that the client sees the error response rather than a reset.
@@ -172,6 +175,15 @@
         resolvedAhead = nil
         backend = ahead.backend
         generation += 1
+        if let problem = upgradeProblem {
+          upgradeProblem = nil
+          core.configuration.onRequest?(
+            ServedRequest(
+              request: ahead.request, target: head.uri, stub: ahead.playback.stub, status: 500,
+              outcome: "a header of the stub cannot be sent"))
+          respond(500, problem, context: context)
+          return
+        }
         play(ahead.playback, request: ahead.request, target: head.uri, context: context)
         return
       }
@@ -228,15 +240,22 @@
 
     /// Writes a response head, with `Connection` saying whether the connection stays open.
     func writeHead(_ status: Int, _ headers: NIOHTTP1.HTTPHeaders, context: ChannelHandlerContext) {
+      writeHead(HTTPResponseStatus(statusCode: status), headers, closes: headers.asksToClose, context: context)
+    }
+
+    /// Writes a response head; `closes` says whether `headers` ask to close the connection.
+    func writeHead(
+      _ status: HTTPResponseStatus, _ headers: NIOHTTP1.HTTPHeaders, closes: Bool, context: ChannelHandlerContext
+    ) {
       var headers = headers
-      if headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) { keepAlive = false }
+      if closes { keepAlive = false }
       if !keepAlive {
         headers.replaceOrAdd(name: "Connection", value: "close")
       } else if version.major == 1 && version.minor == 0 {
         headers.replaceOrAdd(name: "Connection", value: "keep-alive")
       }
       headSent = true
-      let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+      let head = HTTPResponseHead(version: version, status: status, headers: headers)
       context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 

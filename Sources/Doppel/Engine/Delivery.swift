@@ -15,9 +15,10 @@ enum Delivery: Sendable {
     /// The ``Request/answerKey`` of the request this answer was built for.
     let key: String?
     let body: Data
-    /// The `HTTPURLResponse` for these parts, built when first asked for: the stub server and
-    /// the journal never need one, and building one costs microseconds on Linux.
-    private let built: Locked<UncheckedSendable<HTTPURLResponse>?>
+    /// The `HTTPURLResponse` for these parts, built when first asked for (the stub server and
+    /// the journal never need one, and building one costs microseconds on Linux), and what a
+    /// front door made of them (see ``FrontDoorAnswer``).
+    private let built: Locked<Built>
     let status: Int
     /// Whether the headers set cookies (a `Set-Cookie` field), worked out once per answer.
     let setsCookies: Bool
@@ -32,8 +33,14 @@ enum Delivery: Sendable {
       self.status = status
       self.headers = headers
       self.body = body
-      built = Locked(prebuilt.map(UncheckedSendable.init))
+      built = Locked(Built(response: prebuilt.map(UncheckedSendable.init)))
       setsCookies = headers.contains("Set-Cookie")
+    }
+
+    /// What is built from the answer's parts when first needed, under one lock.
+    private struct Built {
+      var response: UncheckedSendable<HTTPURLResponse>?
+      var frontDoor: (any AnyObject & Sendable)?
     }
 
     /// Whether this answer was built for `request`'s URL.
@@ -52,11 +59,11 @@ enum Delivery: Sendable {
 
     var httpURLResponse: HTTPURLResponse {
       built.withLock { built in
-        if let response = built?.value { return response }
+        if let response = built.response?.value { return response }
         let response =
           key.map { Self.shared(key: $0, url: url, status: status, headers: headers) }
           ?? Self.build(url: url, status: status, headers: headers)
-        built = UncheckedSendable(response)
+        built.response = UncheckedSendable(response)
         return response
       }
     }
@@ -89,7 +96,20 @@ enum Delivery: Sendable {
     static let maximumSharedResponses = 1_024
 
     /// The `HTTPURLResponse` built for this answer so far, if any.
-    var builtResponse: HTTPURLResponse? { built.withLock { $0?.value } }
+    var builtResponse: HTTPURLResponse? { built.withLock { $0.response?.value } }
+
+    /// What a front door made of this answer's parts the first time it played them (`make`), or
+    /// made before: one value per answer, of the front door's own type.
+    func frontDoorValue<Value: AnyObject & Sendable>(_ make: () -> Value) -> Value {
+      // Compared by type, then cast without a dynamic cast's search.
+      if let value = built.withLock({ $0.frontDoor }), type(of: value) == Value.self {
+        return unsafeDowncast(value, to: Value.self)
+      }
+      // Made outside the lock; two threads making it at once make equal values, and one is kept.
+      let value = make()
+      built.withLock { $0.frontDoor = value }
+      return value
+    }
 
     static func build(url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse {
       HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
@@ -141,6 +161,9 @@ enum Delivery: Sendable {
       }
       prepared = ResponseCache.Prepared(headers: headers, body: body)
     }
+    // The answer built last time for this URL, with the whole body: the same parts, so the same
+    // answer (and what was built from it: its `HTTPURLResponse`, a front door's head).
+    if let last = cached.answer, cached.prepared != nil, !noBody { return .success(last) }
     let urlResponse = cached.answer?.builtResponse
     let answer = Answer(
       url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
@@ -218,7 +241,7 @@ extension Response.Body.Source {
   /// a file that cannot be looked at or is not a regular file (reading it then reports why, or
   /// reads it every time).
   var fileSignature: FileIdentity? {
-    guard case .file(let url) = self, let identity = FileIdentity(path: url.path), identity.isRegularFile else {
+    guard case .file(_, let path) = self, let identity = FileIdentity(path: path), identity.isRegularFile else {
       return nil
     }
     return identity

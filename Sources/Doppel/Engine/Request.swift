@@ -37,6 +37,35 @@ public struct Request: Sendable, CustomStringConvertible {
       port = parts.port
       path = parts.path
     }
+
+    init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
+      self.method = method
+      self.url = target.url
+      self.headers = headers
+      self.body = body
+      answerKey = target.answerKey
+      scheme = target.parts.scheme
+      host = target.parts.host
+      port = target.parts.port
+      path = target.parts.path
+    }
+  }
+
+  /// A URL and the parts a request reads from it, worked out once: a front door that sees the
+  /// same URLs again and again (the stub server) keeps these and makes its requests from them.
+  package final class Target: Sendable {
+    /// The URL.
+    package let url: URL
+    let answerKey: String?
+    let parts: URLParts
+
+    /// Works out the parts of `url`.
+    package init(_ url: URL) {
+      self.url = url
+      let string = url.absoluteString
+      answerKey = url.baseURL == nil ? string : nil
+      parts = URLParts(url, absoluteString: string)
+    }
   }
 
   private let storage: Storage
@@ -69,6 +98,11 @@ public struct Request: Sendable, CustomStringConvertible {
   /// Creates a request.
   public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil) {
     storage = Storage(method: method, url: url, headers: headers, body: body)
+  }
+
+  /// Creates a request for a URL whose parts were worked out before.
+  package init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
+    storage = Storage(method: method, target: target, headers: headers, body: body)
   }
 
   /// Creates a request from a `URLRequest`, reading the whole body from `httpBody` or, when that is

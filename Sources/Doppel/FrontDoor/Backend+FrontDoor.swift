@@ -29,7 +29,12 @@ package struct FrontDoorPlayback: Sendable {
   }
 
   /// The beats, in order; empty for a response that never comes.
-  package let beats: [Beat]
+  package var beats: [Beat] { Self.beats(of: playback) }
+  /// The answer, when it is played whole and at once (no delay, pacing or cut): the same head and
+  /// body each time it serves, so a front door may keep what it makes of them. Its steps are
+  /// still the ``beats``.
+  package let wholeAnswer: FrontDoorAnswer?
+  private let playback: Playback
   /// Whether the response never comes (``Response/never``): the connection stays open and silent.
   package let never: Bool
   /// The stub that answered, or `nil` when none matched.
@@ -41,10 +46,23 @@ package struct FrontDoorPlayback: Sendable {
   package let webSocket: (script: WebSocketScript, headers: HTTPHeaders)?
 
   init(_ playback: Playback) {
+    self.playback = playback
+    if case .success(let answer) = playback.delivery, playback.timing.isImmediate, playback.webSocket == nil {
+      wholeAnswer = FrontDoorAnswer(answer: answer)
+    } else {
+      wholeAnswer = nil
+    }
+    never = playback.timing.never
+    stub = playback.stub
+    unmatchedReport = playback.unmatchedReport
+    webSocket = playback.webSocket.flatMap { response in response.webSocket.map { ($0, response.headers) } }
+  }
+
+  private static func beats(of playback: Playback) -> [Beat] {
     let report = playback.unmatchedReport
     let failedOutright: Bool
     if case .failure = playback.delivery { failedOutright = true } else { failedOutright = false }
-    beats = playback.beats(streaming: true).map { beat in
+    return playback.beats(streaming: true).map { beat in
       Beat(
         wait: beat.wait,
         steps: beat.steps.map { step in
@@ -57,14 +75,31 @@ package struct FrontDoorPlayback: Sendable {
           }
         })
     }
-    never = playback.timing.never
-    stub = playback.stub
-    unmatchedReport = report
-    webSocket = playback.webSocket.flatMap { response in response.webSocket.map { ($0, response.headers) } }
   }
 
   /// Whether every step can be performed at once, without waiting.
   package var isImmediate: Bool { !never && beats.allSatisfy { $0.wait <= .zero } }
+}
+
+/// An answer a front door plays whole and at once: its status and headers (the head), then its
+/// body, then the end.
+package struct FrontDoorAnswer: Sendable {
+  fileprivate let answer: Delivery.Answer
+
+  /// The status.
+  package var status: Int { answer.status }
+  /// The header fields, `Content-Length` included.
+  package var headers: HTTPHeaders { answer.headers }
+  /// The body bytes; empty for a response to `HEAD`.
+  package var body: Data { answer.body }
+
+  /// What the front door made of this answer the first time it played it (`make`), or made before:
+  /// an answer reused for many requests is turned into the front door's own types once. Each
+  /// front door keeps one type of value, a class (the value is shared by every request the answer
+  /// serves).
+  package func prepared<Value: AnyObject & Sendable>(_ make: () -> Value) -> Value {
+    answer.frontDoorValue(make)
+  }
 }
 
 /// Why a front door with a real connection does not answer normally.

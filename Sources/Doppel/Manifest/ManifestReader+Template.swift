@@ -69,7 +69,7 @@ extension ManifestReader {
       escapesJSON = true
     } else if let text = fields["text"] {
       body = try pieces(try string(text, path + "text"), text, path + "text", captures: captures)
-    } else if let file = fields["file"], case .file(let url) = base.body.source {
+    } else if let file = fields["file"], case .file(let url, _) = base.body.source {
       bodyFile = try fileTemplate(url, file, path + "file", captures: captures)
       let contentType = base.headers["Content-Type"] ?? base.body.contentType ?? ""
       escapesJSON = contentType.lowercased().contains("json")

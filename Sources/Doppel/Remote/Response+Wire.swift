@@ -80,7 +80,7 @@ extension Response {
     switch body.source {
     case .problem(let problem):
       throw problem
-    case .file(let url):
+    case .file(let url, _):
       object["file"] = .string(url.standardizedFileURL.path)
     case .data where isEventStream:
       // The events say the body; its content type is the one an event stream has.

@@ -61,7 +61,7 @@ extension ResponseTemplate {
     switch response.body.source {
     case .problem(let problem):
       return .failure(problem)
-    case .file(let url):
+    case .file(let url, _):
       // Checked now when the file is there; read again for each request, as a file body is.
       let file = FileTemplate(url: url, captures: nil, removal: "remove .templated()")
       if case .success(let data) = file.read(), case .failure(let problem) = file.pieces(of: data) {

@@ -147,7 +147,8 @@ public struct Response: Sendable {
   struct Body: Sendable {
     enum Source: Sendable {
       case data(Data)
-      case file(URL)
+      /// A file, and its path (`url.path`, worked out once: a file body is looked at for every request).
+      case file(URL, path: String)
       case problem(DoppelError)
     }
     var source: Source
@@ -179,7 +180,7 @@ public struct Response: Sendable {
     switch body.source {
     case .data(let data): return data
     case .problem(let problem): throw problem
-    case .file(let url): return try Self.readFile(url)
+    case .file(let url, _): return try Self.readFile(url)
     }
   }
 
@@ -266,7 +267,8 @@ extension Response {
   ) -> Response {
     Response(
       status: status, headers: headers,
-      body: Body(source: .file(url), contentType: contentType ?? MediaType.forExtension(url.pathExtension)))
+      body: Body(
+        source: .file(url, path: url.path), contentType: contentType ?? MediaType.forExtension(url.pathExtension)))
   }
 
   /// A resource from a bundle (for a package target, `Bundle.module`), as ``file(_:status:headers:contentType:)``.
