@@ -37,9 +37,17 @@ final class ScopedURLProtocol<Number: ScopeNumber>: DoppelURLProtocol {
 enum ScopedProtocolClass {
   /// The URLProtocol class that routes to backend `id`.
   static func make(for id: UInt32) -> DoppelURLProtocol.Type {
+    if let made = made.withLock({ $0[id] }) { return made }
     func scoped<Number: ScopeNumber>(_: Number.Type) -> DoppelURLProtocol.Type { ScopedURLProtocol<Number>.self }
-    return scoped(number(for: id))
+    let made = scoped(number(for: id))
+    self.made.withLock { $0[id] = made }
+    return made
   }
+
+  /// The classes made so far, by number: spelling a number out looks up one generic type per bit,
+  /// and route numbers are reused (see `BackendRegistry`), so each is spelled out once. The classes
+  /// themselves are never freed anyway.
+  private static let made = Locked<[UInt32: DoppelURLProtocol.Type]>([:])
 
   /// The type that spells `id` in binary, one nested type per bit.
   static func number(for id: UInt32) -> any ScopeNumber.Type {
