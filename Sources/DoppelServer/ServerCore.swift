@@ -91,6 +91,8 @@
     private let parsedTargets = Locked<[String: ParsedTarget]>([:])
     /// How many URLs ``parsedTargets`` keeps; when full, it starts again.
     private static let parsedTargetLimit = 1_024
+    /// The longest URL text (in bytes) ``parsedTargets`` keeps.
+    private static let longestParsedTarget = 2_048
 
     private func target(for head: HTTPRequestHead, backend: Backend) -> ParsedTarget? {
       let target = head.uri
@@ -104,15 +106,16 @@
         text = target
       }
       // Only ASCII text is kept: strings that differ in their bytes but not in their characters
-      // (é composed or not) are equal keys, and each must be parsed as sent.
-      let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-      if isASCII, let parsed = parsedTargets.withLock({ $0[text] }) { return parsed }
+      // (é composed or not) are equal keys, and each must be parsed as sent. Only short URLs are
+      // kept, so that clients sending long ones cannot make the server hold 1,024 request heads.
+      let keepable = text.utf8.count <= Self.longestParsedTarget && text.utf8.allSatisfy { $0 < 0x80 }
+      if keepable, let parsed = parsedTargets.withLock({ $0[text] }) { return parsed }
       guard let url = URL(string: text), target.hasPrefix("/") || url.host != nil else { return nil }
       let host = url.host.map {
         ($0.utf8.contains(UInt8(ascii: ":")) ? "[\($0)]" : $0) + (url.port.map { ":\($0)" } ?? "")
       }
       let parsed = ParsedTarget(target: Request.Target(url), host: host)
-      guard isASCII else { return parsed }
+      guard keepable else { return parsed }
       parsedTargets.withLock { targets in
         if targets.count >= Self.parsedTargetLimit { targets.removeAll(keepingCapacity: true) }
         targets[text] = parsed

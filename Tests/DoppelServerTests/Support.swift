@@ -64,11 +64,38 @@
   }
 
   /// Runs blocking work on a thread of its own, so that the cooperative pool is never blocked.
+  ///
+  /// The result goes through a lock as well as the continuation, so that ThreadSanitizer sees
+  /// what the work wrote (a new connection's descriptor) happen before the caller reads it: it
+  /// does not always see the continuation's own hand-over from a thread of Foundation's.
   func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
+    let outcome = Outcome<T>()
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       Thread.detachNewThread {
-        continuation.resume(with: Result { try work() })
+        outcome.set(Result { try work() })
+        continuation.resume()
       }
+    }
+    return try outcome.get()
+  }
+
+  /// The result of ``blocking(_:)``'s work, handed over under a lock.
+  private final class Outcome<T: Sendable>: @unchecked Sendable {
+    // Why `@unchecked` is safe: `result` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ result: Result<T, any Error>) {
+      lock.lock()
+      defer { lock.unlock() }
+      self.result = result
+    }
+
+    func get() throws -> T {
+      lock.lock()
+      defer { lock.unlock() }
+      guard let result else { throw CancellationError() }
+      return try result.get()
     }
   }
 
