@@ -150,20 +150,11 @@
     let schemas: [Schema]
 
     init(schemas: [Schema.Fields]) {
-      func resolved(_ index: Int) -> Schema.Fields {
-        var schema = schemas[index]
-        var hops = 0
-        while let next = schema.reference, hops < 64 {
-          schema = schemas[next]
-          hops += 1
-        }
-        return schema
-      }
       self.schemas = schemas.map { fields in
         Schema(
           fields,
           propertyAccess: fields.properties.map { property in
-            let target = resolved(property.schema)
+            let target = Self.end(of: property.schema, in: schemas, reference: { $0.reference })
             return (target.readOnly ? Schema.readOnlyBit : 0) | (target.writeOnly ? Schema.writeOnlyBit : 0)
           })
       }
@@ -172,10 +163,16 @@
     subscript(index: Int) -> Schema { schemas[index] }
 
     /// The schema a `$ref` chain from `index` ends at.
-    func resolved(_ index: Int) -> Schema {
+    func resolved(_ index: Int) -> Schema { Self.end(of: index, in: schemas, reference: { $0.reference }) }
+
+    /// Where a `$ref` chain from `index` ends among `schemas` (compiled or not), following at most
+    /// 64 references.
+    private static func end<Element>(
+      of index: Int, in schemas: [Element], reference: (Element) -> Int?
+    ) -> Element {
       var schema = schemas[index]
       var hops = 0
-      while let next = schema.reference, hops < 64 {
+      while let next = reference(schema), hops < 64 {
         schema = schemas[next]
         hops += 1
       }
