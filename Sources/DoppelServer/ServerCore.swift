@@ -87,10 +87,9 @@
       let host: String?
     }
 
-    /// The URLs of recent requests, by their text: looking one up costs less than parsing it.
-    private let parsedTargets = Locked<[String: ParsedTarget]>([:])
-    /// How many URLs ``parsedTargets`` keeps; when full, it starts again.
-    private static let parsedTargetLimit = 1_024
+    /// The URLs of recent requests, by their text (at most 1,024): looking one up costs less than
+    /// parsing it.
+    private let parsedTargets = BoundedCache<String, ParsedTarget>(limit: 1_024)
     /// The longest URL text (in bytes) ``parsedTargets`` keeps.
     private static let longestParsedTarget = 2_048
 
@@ -109,17 +108,13 @@
       // (é composed or not) are equal keys, and each must be parsed as sent. Only short URLs are
       // kept, so that clients sending long ones cannot make the server hold 1,024 request heads.
       let keepable = text.utf8.count <= Self.longestParsedTarget && text.utf8.allSatisfy { $0 < 0x80 }
-      if keepable, let parsed = parsedTargets.withLock({ $0[text] }) { return parsed }
+      if keepable, let parsed = parsedTargets[text] { return parsed }
       guard let url = URL(string: text), target.hasPrefix("/") || url.host != nil else { return nil }
       let host = url.host.map {
         ($0.utf8.contains(UInt8(ascii: ":")) ? "[\($0)]" : $0) + (url.port.map { ":\($0)" } ?? "")
       }
       let parsed = ParsedTarget(target: Request.Target(url), host: host)
-      guard keepable else { return parsed }
-      parsedTargets.withLock { targets in
-        if targets.count >= Self.parsedTargetLimit { targets.removeAll(keepingCapacity: true) }
-        targets[text] = parsed
-      }
+      if keepable { parsedTargets.insert(parsed, for: text) }
       return parsed
     }
 

@@ -74,13 +74,9 @@ enum Delivery: Sendable {
     /// Linux (it sanitizes its header fields). Sharing one is safe: it cannot be changed once made.
     private static func shared(key: String, url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse {
       let parts = ResponseParts(key: key, status: status, headers: headers)
-      if let response = builtResponses.withLock({ $0[parts] }) { return response.value }
+      if let response = builtResponses[parts] { return response.value }
       let response = build(url: url, status: status, headers: headers)
-      builtResponses.withLock { cache in
-        // A bound, not an eviction policy: a suite gives far fewer distinct answers than this.
-        if cache.count >= maximumSharedResponses { cache.removeAll(keepingCapacity: true) }
-        cache[parts] = UncheckedSendable(response)
-      }
+      builtResponses.insert(UncheckedSendable(response), for: parts)
       return response
     }
 
@@ -91,9 +87,8 @@ enum Delivery: Sendable {
     }
 
     // `HTTPURLResponse` is not `Sendable` in FoundationNetworking, but is never changed once made.
-    private static let builtResponses = Locked<[ResponseParts: UncheckedSendable<HTTPURLResponse>]>([:])
-    /// The most `HTTPURLResponse`s shared; past it the cache starts over.
-    static let maximumSharedResponses = 1_024
+    /// The `HTTPURLResponse`s shared so far: far more than a suite's distinct answers.
+    private static let builtResponses = BoundedCache<ResponseParts, UncheckedSendable<HTTPURLResponse>>(limit: 1_024)
 
     /// The `HTTPURLResponse` built for this answer so far, if any.
     var builtResponse: HTTPURLResponse? { built.withLock { $0.response?.value } }

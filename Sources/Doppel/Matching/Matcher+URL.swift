@@ -29,14 +29,10 @@ extension Matcher {
   /// its ``Plan`` worked out once.
   private static func cached(_ method: HTTPMethod, _ url: String) -> Matcher {
     let key = MethodAndURL(method: method, url: url)
-    if let matcher = methodAndURLCache.withLock({ $0[key] }) { return matcher }
+    if let matcher = methodAndURLCache[key] { return matcher }
     var matcher = self.method(method) && self.url(url)
     matcher.plan = Plan(matcher)
-    methodAndURLCache.withLock { cache in
-      // A bound, not an eviction policy: a suite declares far fewer distinct pairs than this.
-      if cache.count >= maximumCachedMatchers { cache.removeAll(keepingCapacity: true) }
-      cache[key] = matcher
-    }
+    methodAndURLCache.insert(matcher, for: key)
     return matcher
   }
 
@@ -45,9 +41,8 @@ extension Matcher {
     let url: String
   }
 
-  private static let methodAndURLCache = Locked<[MethodAndURL: Matcher]>([:])
-  /// The most method-and-URL matchers kept; past it the cache starts over.
-  static let maximumCachedMatchers = 4_096
+  /// The method-and-URL matchers built so far: far more than a suite declares.
+  private static let methodAndURLCache = BoundedCache<MethodAndURL, Matcher>(limit: 4_096)
 
   /// Matches a URL written as in a browser, or just its path.
   ///

@@ -18,6 +18,31 @@ package struct Locked<State>: @unchecked Sendable {
   }
 }
 
+/// A dictionary under a lock, for values worth building once and sharing: it holds at most
+/// `limit` entries and starts over when full (a bound, not an eviction policy, for caches whose
+/// keys usually number far fewer). Values are built outside the lock by the caller.
+package struct BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  private let entries: Locked<[Key: Value]>
+  /// The most entries kept.
+  package let limit: Int
+
+  package init(limit: Int) {
+    entries = Locked([:])
+    self.limit = limit
+  }
+
+  /// The value kept for `key`, if any.
+  package subscript(key: Key) -> Value? { entries.withLock { $0[key] } }
+
+  /// Keeps `value` for `key`, first emptying the cache when it is full.
+  package func insert(_ value: Value, for key: Key) {
+    entries.withLock { entries in
+      if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+      entries[key] = value
+    }
+  }
+}
+
 /// A mutex alone, for state that lives elsewhere and that only code holding this lock touches (see
 /// `StubHandle`). The counterpart of `Locked` without state: it never forms an `inout` access to an
 /// empty value, which ThreadSanitizer would report as a race.
