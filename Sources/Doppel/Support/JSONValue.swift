@@ -41,7 +41,47 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible, Codable,
 
   /// Parses JSON bytes.
   public init(parsing data: Data) throws {
+    try Self.checkNesting(data)
     self = try JSONDecoder().decode(JSONValue.self, from: data)
+  }
+
+  /// The deepest nesting of arrays and objects ``init(parsing:)`` reads: Foundation's own limit.
+  static let maximumNesting = 512
+
+  /// Throws for JSON that nests arrays and objects deeper than ``maximumNesting``. Foundation's
+  /// decoder (swift-corelibs-foundation, Swift 6.3.1) crashes on such input instead of throwing,
+  /// and this initializer reads bodies that come from outside: requests to the stub server and
+  /// its admin API, cassettes, WebSocket messages.
+  private static func checkNesting(_ data: Data) throws {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    for byte in data {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        if depth > maximumNesting {
+          throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+              codingPath: [],
+              debugDescription:
+                "The JSON nests arrays and objects more than \(maximumNesting) deep. Flatten it."))
+        }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
   }
 
   /// Converts any `Encodable` value through `encoder`.
