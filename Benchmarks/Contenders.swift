@@ -113,6 +113,17 @@ func scalingComparison(
       "Doppel respond(to:)", { try await backend.respond(to: $0) }, workload, reset: { backend.clearJournal() }))
 }
 
+/// The same growth for the closure floor (no goal: a reference): the closure with
+/// `workload.stubCount` answers against the closure with 1, both sending as many distinct request
+/// objects. What any door that looks a URL up in a table of that size pays.
+func closureScalingComparison(_ workload: Workload, oneStub: Workload, options: Options) -> Comparison {
+  Comparison(
+    door: "closure vs 1 answer", stubs: workload.stubCount, mode: .sequential, requests: options.memoryRequests,
+    warmUp: max(options.memoryWarmUp, workload.stubCount), goal: 0,
+    floor: inMemoryContender("in-memory closure, 1 answer", makeClosureFloor(oneStub), oneStub),
+    doppel: inMemoryContender(FloorName.closure, makeClosureFloor(workload), workload))
+}
+
 /// Delayed answers under load: 20,000 (twice the URLSession count) requests at 64 in flight, each
 /// answer delayed by 1 µs so it goes through the clock and the suspend/resume hop back onto
 /// URLSession's queue, against the URLProtocol floor. A stress check as much as a speed figure: every

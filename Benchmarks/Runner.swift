@@ -17,7 +17,8 @@ func runBenchmarks(_ options: Options) async -> Int {
   print(machineLine())
   print(
     "Requests per run: \(grouped(Double(options.sessionRequests))) through URLSession, "
-      + "\(grouped(Double(options.memoryRequests))) in memory; 1 KB bodies; request i hits stub i % stubs; "
+      + "\(grouped(Double(options.memoryRequests))) in memory; 1 KB bodies; request i hits stub i % stubs "
+      + "(in the rows \"vs 1 stub\", the 1-stub side sends as many distinct request objects as the other has stubs); "
       + "\(options.rounds) interleaved rounds (floor, Doppel, floor, Doppel…), medians.")
   print("")
 
@@ -66,9 +67,12 @@ func runBenchmarks(_ options: Options) async -> Int {
       let workload = Workload(stubCount: count)
       return (workload, makeBackend(workload))
     }
-    let (oneStub, oneStubBackend) = workloadAndBackend(1)
+    let (_, oneStubBackend) = workloadAndBackend(1)
     for count in [10_000, 100_000] {
       let (workload, backend) = workloadAndBackend(count)
+      // The 1-stub side sends as many distinct request objects as this side has stubs, all to its
+      // one URL: both sides then read requests that are as cold in the CPU's caches.
+      let oneStub = Workload(stubCount: 1, requestObjects: count)
       let outcome = await measure(
         scalingComparison(
           workload, backend: backend, oneStub: oneStub, oneStubBackend: oneStubBackend, options: options),
@@ -77,6 +81,13 @@ func runBenchmarks(_ options: Options) async -> Int {
         "respond(to:), \(grouped(Double(count))) stubs vs 1 stub, sequential: \(grouped(outcome.doppelRate)) req/s, "
           + "1 stub \(grouped(outcome.floorRate)) req/s, ratio \(twoDecimals(outcome.ratio))")
       outcomes.append(outcome)
+      // For reference, without a goal: what the same growth costs the closure floor, a dictionary
+      // lookup that does nothing else.
+      let reference = await measure(closureScalingComparison(workload, oneStub: oneStub, options: options), rounds: options.rounds)
+      progress(
+        "in-memory closure, \(grouped(Double(count))) answers vs 1, sequential: \(grouped(reference.doppelRate)) req/s, "
+          + "1 answer \(grouped(reference.floorRate)) req/s, ratio \(twoDecimals(reference.ratio))")
+      outcomes.append(reference)
     }
   }
 

@@ -13,21 +13,32 @@ struct Workload: Sendable {
   let stubCount: Int
   /// `https://api.example.com/items/0` … `/items/<stubCount - 1>`.
   let urls: [String]
-  /// One prebuilt `GET` request per URL, so building requests costs no contender anything.
+  /// Prebuilt `GET` requests, so building requests costs no contender anything: one per URL, or
+  /// more (see ``init(stubCount:requestObjects:)``), request `i` going to URL `i % stubCount`.
   let requests: [URLRequest]
   /// The body every URL answers with.
   let body: Data
 
   init(stubCount: Int) {
+    self.init(stubCount: stubCount, requestObjects: stubCount)
+  }
+
+  /// A workload whose requests are `requestObjects` distinct `URLRequest` values (each with its own
+  /// `URL`), cycling over the `stubCount` URLs. With 1 stub and as many request objects as a
+  /// 100,000-stub workload has, the requests are as cold in the CPU's caches on both sides of a
+  /// stub-count comparison, which then measures what the stubs cost and not what the request
+  /// objects do.
+  init(stubCount: Int, requestObjects: Int) {
     self.stubCount = stubCount
-    urls = (0..<stubCount).map { "https://api.example.com/items/\($0)" }
-    requests = urls.map { URLRequest(url: URL(string: $0)!) }
+    let urls = (0..<stubCount).map { "https://api.example.com/items/\($0)" }
+    self.urls = urls
+    requests = (0..<max(requestObjects, stubCount)).map { URLRequest(url: URL(string: urls[$0 % stubCount])!) }
     body = Data((0..<Self.bodySize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
   }
 
   /// The request number `index` sends.
   @inline(__always)
-  func request(_ index: Int) -> URLRequest { requests[index % stubCount] }
+  func request(_ index: Int) -> URLRequest { requests[index % requests.count] }
 
   /// The prebuilt response a floor hands back for `url`: what Doppel would answer (status 200,
   /// `Content-Type` and `Content-Length`), built once instead of per request.
