@@ -83,7 +83,8 @@ func runBenchmarks(_ options: Options) async -> Int {
       outcomes.append(outcome)
       // For reference, without a goal: what the same growth costs the closure floor, a dictionary
       // lookup that does nothing else.
-      let reference = await measure(closureScalingComparison(workload, oneStub: oneStub, options: options), rounds: options.rounds)
+      let reference = await measure(
+        closureScalingComparison(workload, oneStub: oneStub, options: options), rounds: options.rounds)
       progress(
         "in-memory closure, \(grouped(Double(count))) answers vs 1, sequential: \(grouped(reference.doppelRate)) req/s, "
           + "1 answer \(grouped(reference.floorRate)) req/s, ratio \(twoDecimals(reference.ratio))")

@@ -139,7 +139,11 @@
         guard let node = try Yams.compose(yaml: text) else {
           throw OpenAPIError(file: file, line: 1, "the document is empty. Start it with `openapi: 3.1.0`.")
         }
-        return try DocumentNode(yaml: node, file: file, depth: 0)
+        // Yams resolves an alias to the value its anchor names, so a few lines of anchors that
+        // alias each other stand for billions of values. Without aliases a document holds fewer
+        // values than bytes; the budget allows that, and a generous amount more.
+        var budget = bytes.count + Self.aliasAllowance
+        return try DocumentNode(yaml: node, file: file, depth: 0, budget: &budget)
       } catch let error as OpenAPIError {
         throw error
       } catch let error as YamlError {
@@ -169,11 +173,22 @@
     /// YAML nested deeper than this is refused instead of overflowing the stack.
     static let maximumDepth = 256
 
-    private init(yaml node: Yams.Node, file: String, depth: Int) throws(OpenAPIError) {
+    /// How many values a YAML document may hold beyond one per byte of its text: what its aliases
+    /// (`*name`) may add before it is refused as an alias bomb instead of filling the memory.
+    static let aliasAllowance = 100_000
+
+    private init(yaml node: Yams.Node, file: String, depth: Int, budget: inout Int) throws(OpenAPIError) {
       let line = node.mark?.line ?? 1
       guard depth < Self.maximumDepth else {
         throw OpenAPIError(
           file: file, line: line, "the YAML nests deeper than \(Self.maximumDepth) levels. Flatten it with $ref.")
+      }
+      budget -= 1
+      guard budget >= 0 else {
+        throw OpenAPIError(
+          file: file, line: line,
+          "the YAML's aliases (*name) stand for more values than the file could hold written out, so it is refused before it fills the memory. Write the values out once, or use $ref."
+        )
       }
       switch node {
       case .scalar(let scalar):
@@ -199,12 +214,14 @@
           members.append(
             Member(
               key: name, line: key.mark?.line ?? line,
-              value: try DocumentNode(yaml: value, file: file, depth: depth + 1)))
+              value: try DocumentNode(yaml: value, file: file, depth: depth + 1, budget: &budget)))
         }
         self.init(value: .object(members), line: line)
       case .sequence(let sequence):
         var items: [DocumentNode] = []
-        for item in sequence { items.append(try DocumentNode(yaml: item, file: file, depth: depth + 1)) }
+        for item in sequence {
+          items.append(try DocumentNode(yaml: item, file: file, depth: depth + 1, budget: &budget))
+        }
         self.init(value: .array(items), line: line)
       case .alias:
         throw OpenAPIError(

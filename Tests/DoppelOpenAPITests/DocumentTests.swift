@@ -77,6 +77,51 @@
       }
     }
 
+    @Test func anAliasBombIsRefusedBeforeItFillsTheMemory() throws {
+      // Ten anchors, each a list of ten aliases of the one before: 10^10 values written out.
+      var lines = [
+        "openapi: 3.1.0", "info: {title: bomb, version: '1'}", "paths: {}",
+        "x-a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]",
+      ]
+      for level in 1...9 {
+        lines.append(
+          "x-a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+      }
+      let url = try Documents.temporary("bomb.yaml", lines.joined(separator: "\n") + "\n")
+      do {
+        _ = try OpenAPIDocument(contentsOf: url)
+        Issue.record("an alias bomb was read")
+      } catch {
+        #expect(error.file == "bomb.yaml")
+        #expect(
+          error.message
+            == "the YAML's aliases (*name) stand for more values than the file could hold written out, so it is refused before it fills the memory. Write the values out once, or use $ref."
+        )
+      }
+    }
+
+    @Test func aliasesWithinTheDocumentsSizeAreRead() throws {
+      let url = try Documents.temporary(
+        "aliases.yaml",
+        """
+        openapi: 3.1.0
+        info: {title: aliases, version: '1'}
+        x-shared: &shared {type: string}
+        paths:
+          /a:
+            get:
+              operationId: getA
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema: *shared
+        """)
+      let document = try OpenAPIDocument(contentsOf: url)
+      #expect(document.operationIDs == ["getA"])
+    }
+
     @Test func aDocumentOrAReferencedFileThatIsADeviceIsRefused() throws {
       let reason =
         "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
