@@ -8,12 +8,28 @@
     let table: SchemaTable
     var random: SeededRandom
 
+    /// How many values one example may hold, how deep they may nest, and how many characters its
+    /// strings may pad to reach their `minLength`. A schema can ask for more than any answer holds
+    /// (a `minItems` or `minLength` in the billions, a property that requires itself); past these,
+    /// the example is cut short (`null`, shorter strings) instead of exhausting the memory or the
+    /// stack.
+    static let maximumValues = 100_000
+    static let maximumDepth = 32
+    static let maximumPadding = 1 << 22
+
+    /// The values this generator may still make (see ``maximumValues``).
+    private var remaining = Self.maximumValues
+    /// The characters its strings may still pad to (see ``maximumPadding``).
+    private var padding = Self.maximumPadding
+
     init(table: SchemaTable, seed: UInt64) {
       self.table = table
       random = SeededRandom(seed: seed)
     }
 
     mutating func value(for index: Int, depth: Int = 0) -> JSONValue {
+      remaining -= 1
+      guard remaining >= 0, depth <= Self.maximumDepth else { return .null }
       let schema = table[index]
       if let reference = schema.reference, schema.types == nil, schema.properties.isEmpty, schema.allOf.isEmpty {
         return value(for: reference, depth: depth + 1)
@@ -53,7 +69,7 @@
       case "object": return object(schema, depth: depth)
       case "array":
         let count = max(schema.minItems ?? 1, depth > 3 ? 0 : 1)
-        let capped = min(count, schema.maxItems ?? count)
+        let capped = max(min(count, schema.maxItems ?? count, remaining), 0)
         return .array(
           (0..<capped).map { _ in schema.items.map { value(for: $0, depth: depth + 1) } ?? .string("item") })
       case "integer": return .number(Double(integer(schema)))
@@ -116,7 +132,9 @@
         text = (schema.name ?? "string").lowercased() + "-\(random.next(below: 1000))"
       }
       if let minimum = schema.minLength, text.count < minimum {
-        text += String(repeating: "x", count: minimum - text.count)
+        let added = min(minimum - text.count, padding)
+        padding -= added
+        text += String(repeating: "x", count: added)
       }
       if let maximum = schema.maxLength, text.count > maximum { text = String(text.prefix(maximum)) }
       if let pattern = schema.pattern, !pattern.matches(text) {

@@ -14,6 +14,67 @@
       return (String(decoding: data, as: UTF8.self), response)
     }
 
+    /// A document whose schema for `/a` is `schema` (YAML flow style).
+    static func document(answering schema: String) -> String {
+      """
+      openapi: 3.1.0
+      info: {title: limits, version: '1'}
+      paths:
+        /a:
+          get:
+            responses:
+              '200':
+                description: ok
+                content:
+                  application/json:
+                    schema: \(schema)
+      components:
+        schemas:
+          Node:
+            type: object
+            required: [next, children]
+            properties:
+              next: {$ref: '#/components/schemas/Node'}
+              children: {type: array, minItems: 3, items: {$ref: '#/components/schemas/Node'}}
+      """
+    }
+
+    @Test func aSchemaThatRequiresItselfGivesAnExampleCutShort() async throws {
+      // No finite value conforms; the example stops at a fixed depth and count instead of
+      // overflowing the stack.
+      let url = try Documents.temporary("node.yaml", Self.document(answering: "{$ref: '#/components/schemas/Node'}"))
+      let backend = Backend()
+      try backend.addStubs(fromOpenAPI: url)
+      let (data, response) = try await backend.respond(to: URLRequest(url: URL(string: "https://x.test/a")!))
+      #expect(response.statusCode == 200)
+      let value = try JSONValue(parsing: data)
+      #expect(Self.depth(of: value) <= 34)
+      #expect(data.count < 8 << 20)
+    }
+
+    @Test(arguments: [
+      "{type: string, minLength: 9000000000000000000}",
+      "{type: array, minItems: 1000000000000, items: {type: integer}}",
+      "{type: array, minItems: 1000000, items: {type: string, minLength: 1000000000}}",
+    ])
+    func minimumsNoAnswerCouldHoldAreCapped(_ schema: String) async throws {
+      let url = try Documents.temporary("huge.yaml", Self.document(answering: schema))
+      let backend = Backend()
+      try backend.addStubs(fromOpenAPI: url)
+      let (data, response) = try await backend.respond(to: URLRequest(url: URL(string: "https://x.test/a")!))
+      #expect(response.statusCode == 200)
+      #expect(data.count > 1_000)
+      #expect(data.count < 8 << 20)
+    }
+
+    static func depth(of value: JSONValue) -> Int {
+      switch value {
+      case .array(let items): 1 + (items.map(depth(of:)).max() ?? 0)
+      case .object(let members): 1 + (members.values.map(depth(of:)).max() ?? 0)
+      default: 0
+      }
+    }
+
     @Test func answersWithTheFirstExampleOfTheLowest2xx() async throws {
       let backend = Backend()
       try backend.addStubs(fromOpenAPI: Documents.cattery, scenario: .base)
