@@ -9,7 +9,7 @@ let package = Package(
   name: "DoppelFuzz",
   platforms: [.macOS(.v13)],
   dependencies: [
-    .package(name: "Doppel", path: "..", traits: ["Server"]),
+    .package(name: "Doppel", path: "..", traits: ["Server", "OpenAPI"]),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
   ],
   targets: [
@@ -17,6 +17,14 @@ let package = Package(
     .executableTarget(name: "FuzzManifest", dependencies: [.product(name: "Doppel", package: "Doppel")]),
     // Cassette(data:file:), replaying it into a backend, and CassetteLint.scan.
     .executableTarget(name: "FuzzHAR", dependencies: [.product(name: "Doppel", package: "Doppel")]),
+    // OpenAPIDocument(contentsOf:), stubs served from it, and requests and responses checked against it.
+    .executableTarget(
+      name: "FuzzOpenAPI",
+      dependencies: [
+        .product(name: "Doppel", package: "Doppel"),
+        .product(name: "DoppelOpenAPI", package: "Doppel"),
+      ]
+    ),
     // Bytes on the wire through a stub server connection's pipeline, on an EmbeddedChannel.
     .executableTarget(
       name: "FuzzServer",
