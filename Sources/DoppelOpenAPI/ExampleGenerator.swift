@@ -94,11 +94,10 @@
 
     private mutating func integer(_ schema: Schema) -> Int {
       let low =
-        schema.minimum.map { Int(max(min($0, 1e15), -1e15).rounded(.up)) }
-        ?? schema.exclusiveMinimum.map { Int(max(min($0, 1e15), -1e15).rounded(.down)) + 1 } ?? 1
+        schema.minimum.map { Self.whole($0, .up) } ?? schema.exclusiveMinimum.map { Self.whole($0, .down) + 1 } ?? 1
       var high =
-        schema.maximum.map { Int(max(min($0, 1e15), -1e15).rounded(.down)) }
-        ?? schema.exclusiveMaximum.map { Int(max(min($0, 1e15), -1e15).rounded(.up)) - 1 } ?? max(low, 1) + 99
+        schema.maximum.map { Self.whole($0, .down) }
+        ?? schema.exclusiveMaximum.map { Self.whole($0, .up) - 1 } ?? max(low, 1) + 99
       high = max(high, low)
       var value = low + random.next(below: min(high - low, 1_000_000) + 1)
       if let step = schema.multipleOf, step >= 1, let whole = Int(exactly: step.rounded()), whole > 0 {
@@ -106,6 +105,13 @@
         if value < low { value += whole }
       }
       return value
+    }
+
+    /// `bound` rounded to a whole number within ±10^15 (0 for NaN, which the document reader
+    /// refuses before this is reached).
+    private static func whole(_ bound: Double, _ rule: FloatingPointRoundingRule) -> Int {
+      guard !bound.isNaN else { return 0 }
+      return Int(max(min(bound, 1e15), -1e15).rounded(rule))
     }
 
     private mutating func string(_ schema: Schema) -> String {

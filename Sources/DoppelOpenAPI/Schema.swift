@@ -254,6 +254,19 @@
       return count
     }
 
+    /// A numeric bound (`minimum`, `multipleOf`…): YAML can write `.nan` and `.inf`, which bound
+    /// nothing and which no example could be made for.
+    private func bound(_ node: DocumentNode, _ key: String, _ file: DocumentFiles.File) throws(OpenAPIError) -> Double?
+    {
+      guard let value = node[key], case .number(let number, _) = value.value else { return nil }
+      guard number.isFinite else {
+        throw OpenAPIError(
+          file: file.name, line: value.line,
+          "\(key) must be a finite number, not \(number). Write it as, for example, \(key): 1.")
+      }
+      return number
+    }
+
     private func readKeywords(
       _ node: DocumentNode, into schema: inout Schema.Fields, file: DocumentFiles.File, location: DocumentLocation
     ) throws(OpenAPIError) {
@@ -274,19 +287,19 @@
       schema.enumValues = node["enum"]?.items?.map(\.json)
       schema.constValue = node["const"]?.json
       schema.format = node["format"]?.string
-      schema.minimum = node["minimum"]?.number
-      schema.maximum = node["maximum"]?.number
+      schema.minimum = try bound(node, "minimum", file)
+      schema.maximum = try bound(node, "maximum", file)
       switch node["exclusiveMinimum"]?.value {
       case .bool(true)?: (schema.exclusiveMinimum, schema.minimum) = (schema.minimum, nil)
-      case .number(let bound, _)?: schema.exclusiveMinimum = bound
+      case .number?: schema.exclusiveMinimum = try bound(node, "exclusiveMinimum", file)
       default: break
       }
       switch node["exclusiveMaximum"]?.value {
       case .bool(true)?: (schema.exclusiveMaximum, schema.maximum) = (schema.maximum, nil)
-      case .number(let bound, _)?: schema.exclusiveMaximum = bound
+      case .number?: schema.exclusiveMaximum = try bound(node, "exclusiveMaximum", file)
       default: break
       }
-      schema.multipleOf = node["multipleOf"]?.number.flatMap { $0 > 0 ? $0 : nil }
+      schema.multipleOf = try bound(node, "multipleOf", file).flatMap { $0 > 0 ? $0 : nil }
       schema.minLength = try count(node, "minLength", file)
       schema.maxLength = try count(node, "maxLength", file)
       schema.minItems = try count(node, "minItems", file)

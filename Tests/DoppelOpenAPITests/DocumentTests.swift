@@ -122,6 +122,38 @@
       #expect(document.operationIDs == ["getA"])
     }
 
+    @Test(arguments: ["minimum: .nan", "maximum: .inf", "exclusiveMinimum: -.inf", "multipleOf: .nan"])
+    func numericBoundsMustBeFinite(_ keyword: String) throws {
+      // YAML can write NaN and infinities; a bound made of one bounds nothing, and an example
+      // generated for it would crash converting it to a whole number.
+      let url = try Documents.temporary(
+        "bounds.yaml",
+        """
+        openapi: 3.1.0
+        info: {title: bounds, version: '1'}
+        paths:
+          /a:
+            get:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: integer
+                        \(keyword)
+        """)
+      let key = String(keyword.prefix { $0 != ":" })
+      let value = keyword.hasSuffix("nan") ? "nan" : keyword.hasSuffix("-.inf") ? "-inf" : "inf"
+      #expect(
+        throws: OpenAPIError(
+          file: "bounds.yaml", line: 13,
+          "\(key) must be a finite number, not \(value). Write it as, for example, \(key): 1.")
+      ) {
+        try OpenAPIDocument(contentsOf: url)
+      }
+    }
+
     @Test func aDocumentOrAReferencedFileThatIsADeviceIsRefused() throws {
       let reason =
         "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
