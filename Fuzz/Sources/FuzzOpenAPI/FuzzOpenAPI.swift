@@ -25,7 +25,10 @@ private let directory: URL = {
 }()
 
 /// Requests checked against every document that compiles, with the input itself as their body.
-private let urls = ["https://api.cattery.test/v1/breeds", "https://api.cattery.test/v1/pets/7", "http://x/"]
+private let urls = [
+  "https://api.cattery.test/v1/breeds", "https://api.cattery.test/v1/pets/7", "http://x/", "http://x/a",
+  "http://x/breeds",
+]
 
 /// One input: an OpenAPI document's bytes (YAML, or JSON when it starts with `{`). Reading and
 /// compiling it may throw (a clear error); serving stubs from it and checking requests and
