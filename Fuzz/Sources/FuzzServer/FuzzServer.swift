@@ -1,5 +1,6 @@
 import Doppel
 @_spi(Fuzzing) import DoppelServer
+import Foundation
 import NIOCore
 import NIOEmbedded
 
@@ -18,6 +19,16 @@ private func makeBackend() -> Backend {
   backend.stub(.path("/never"), .never)
   backend.stub(.path("/redirect"), .redirect(to: "/ok"))
   backend.stub(.path(glob: "/files/*"), .status(204))
+  backend.stub(
+    .get("/chat"),
+    .webSocket(
+      onConnect: [.send(.text("welcome"))],
+      on: [
+        .on(.text("ping"), reply: .text("pong")),
+        .on(.regex("^echo "), do: [.send(.text("echoed")), .send(.binary(Data([1, 2, 3])))]),
+        .on(.json(containing: ["type": "bye"]), do: [.close(code: 1001, reason: "bye")]),
+        .on(.text("drop"), do: [.drop()]),
+      ]))
   return backend
 }
 
