@@ -127,22 +127,7 @@
       // YAML can write NaN and infinities; a bound made of one bounds nothing, and an example
       // generated for it would crash converting it to a whole number.
       let url = try Documents.temporary(
-        "bounds.yaml",
-        """
-        openapi: 3.1.0
-        info: {title: bounds, version: '1'}
-        paths:
-          /a:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        type: integer
-                        \(keyword)
-        """)
+        "bounds.yaml", Documents.answering("type: integer\n\(keyword)"))
       let key = String(keyword.prefix { $0 != ":" })
       let value = keyword.hasSuffix("nan") ? "nan" : keyword.hasSuffix("-.inf") ? "-inf" : "inf"
       #expect(
@@ -164,21 +149,7 @@
         try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/dev/zero"))
       }
       let url = try Documents.temporary(
-        "device-ref.yaml",
-        """
-        openapi: 3.1.0
-        info: {title: x, version: '1'}
-        paths:
-          /a:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        $ref: '/dev/zero#/components/schemas/A'
-        """)
+        "device-ref.yaml", Documents.answering("$ref: '/dev/zero#/components/schemas/A'"))
       #expect(
         throws: OpenAPIError(
           file: "device-ref.yaml", line: 12,
@@ -191,21 +162,7 @@
 
     @Test func danglingReferenceNamesTheLine() throws {
       let url = try Documents.temporary(
-        "dangling.yaml",
-        """
-        openapi: 3.1.0
-        info: {title: x, version: '1'}
-        paths:
-          /a:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        $ref: '#/components/schemas/Missing'
-        """)
+        "dangling.yaml", Documents.answering("$ref: '#/components/schemas/Missing'"))
       #expect(
         throws: OpenAPIError(
           file: "dangling.yaml", line: 12,

@@ -14,29 +14,21 @@
       return (String(decoding: data, as: UTF8.self), response)
     }
 
-    /// A document whose schema for `/a` is `schema` (YAML flow style).
+    /// A document whose schema for `/a` is `schema` (YAML flow style), with a schema `Node` that
+    /// requires itself.
     static func document(answering schema: String) -> String {
-      """
-      openapi: 3.1.0
-      info: {title: limits, version: '1'}
-      paths:
-        /a:
-          get:
-            responses:
-              '200':
-                description: ok
-                content:
-                  application/json:
-                    schema: \(schema)
-      components:
-        schemas:
-          Node:
-            type: object
-            required: [next, children]
-            properties:
-              next: {$ref: '#/components/schemas/Node'}
-              children: {type: array, minItems: 3, items: {$ref: '#/components/schemas/Node'}}
-      """
+      Documents.answering(
+        schema,
+        rest: """
+          components:
+            schemas:
+              Node:
+                type: object
+                required: [next, children]
+                properties:
+                  next: {$ref: '#/components/schemas/Node'}
+                  children: {type: array, minItems: 3, items: {$ref: '#/components/schemas/Node'}}
+          """)
     }
 
     @Test func aSchemaThatRequiresItselfGivesAnExampleCutShort() async throws {
