@@ -1,4 +1,5 @@
 #if OpenAPI
+  import Doppel
   import Foundation
 
   /// A compiled regular expression.
@@ -16,15 +17,21 @@
       simple = SimplePattern(source)
     }
 
-    func matches(_ text: String) -> Bool {
-      expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    /// Whether the pattern finds a match in `text`; a search that backtracks too much gives up
+    /// (see `NSRegularExpression.searchStepLimit`).
+    func search(_ text: String) -> SearchOutcome {
+      expression.search(text)
     }
 
-    /// Whether ASCII text, as its bytes, matches: by hand when the pattern is simple, else with
-    /// the regular expression.
-    func matches(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-      if let simple, let result = simple.matches(bytes) { return result }
-      return matches(String(decoding: bytes, as: UTF8.self))
+    func matches(_ text: String) -> Bool {
+      search(text) == .found
+    }
+
+    /// What a search of ASCII text, as its bytes, finds: by hand when the pattern is simple, else
+    /// with the regular expression.
+    func search(ascii bytes: UnsafeBufferPointer<UInt8>) -> SearchOutcome {
+      if let simple, let result = simple.matches(bytes) { return result ? .found : .notFound }
+      return search(String(decoding: bytes, as: UTF8.self))
     }
   }
 

@@ -192,15 +192,24 @@
             "the string \(SchemaValidator.quote(text())) is \(length) characters long, longer than maxLength \(maximum)"
           )
         }
-        if let pattern = schema.pattern,
-          !(found.flag
+        if let pattern = schema.pattern {
+          let outcome =
+            found.flag
             ? tape.bytes.withUnsafeBufferPointer { buffer in
-              pattern.matches(ascii: UnsafeBufferPointer(rebasing: buffer[found.first..<found.second]))
-            } : pattern.matches(text()))
-        {
-          fail(
-            schema, "pattern",
-            "the string \(SchemaValidator.quote(text())) does not match the pattern \(pattern.source)")
+              pattern.search(ascii: UnsafeBufferPointer(rebasing: buffer[found.first..<found.second]))
+            } : pattern.search(text())
+          switch outcome {
+          case .found: break
+          case .notFound:
+            fail(
+              schema, "pattern",
+              "the string \(SchemaValidator.quote(text())) does not match the pattern \(pattern.source)")
+          case .gaveUp:
+            fail(
+              schema, "pattern",
+              "the string \(SchemaValidator.quote(text())) could not be checked against the pattern \(pattern.source): \(NSRegularExpression.gaveUpExplanation("the pattern"))"
+            )
+          }
         }
         if let known = schema.knownFormat, let format = schema.format {
           let conforms =

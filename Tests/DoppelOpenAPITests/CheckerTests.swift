@@ -64,7 +64,28 @@
         #expect(Array(text.utf8).withUnsafeBufferPointer { simple.matches($0) } == nil)
       }
       let pattern = Pattern(source: "^[A-Z]{3}$", expression: try NSRegularExpression(pattern: "^[A-Z]{3}$"))
-      #expect(Array("ABC\n".utf8).withUnsafeBufferPointer { pattern.matches(ascii: $0) })
+      #expect(Array("ABC\n".utf8).withUnsafeBufferPointer { pattern.search(ascii: $0) } == .found)
+    }
+
+    /// A pattern that backtracks exponentially, and a body crafted against it: the check gives up
+    /// and says so, instead of holding the thread for hours.
+    @Test func aPatternThatBacktracksTooMuchIsReportedNotRun() throws {
+      let url = try Documents.temporary("nested.yaml", Documents.answering("{type: string, pattern: '^(a+)+$'}"))
+      let document = try OpenAPIDocument(contentsOf: url)
+      let request = Request(URLRequest(url: URL(string: "https://api.test/a")!))
+      let crafted = String(repeating: "a", count: 40) + "!"
+      #expect(
+        document.violations(
+          in: request, status: 200, headers: ["Content-Type": "application/json"], body: Data("\"\(crafted)\"".utf8)
+        )
+        .map { $0.rule + " at " + ($0.jsonPath ?? "-") } == [
+          "the string \"\(String(repeating: "a", count: 37))…\" could not be checked against the pattern ^(a+)+$: the pattern gave up after about 10 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it at $"
+        ])
+      #expect(
+        document.violations(
+          in: request, status: 200, headers: ["Content-Type": "application/json"], body: Data(#""aaaa""#.utf8)
+        )
+        .isEmpty)
     }
 
     static let document = """

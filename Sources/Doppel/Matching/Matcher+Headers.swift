@@ -28,7 +28,7 @@ extension Matcher {
       return Matcher(
         Condition(
           field: "header \(name)", expected: "matching /\(regex)/", summary: "\(name): /\(regex)/",
-          actual: { headerValue($0, name) },
+          actual: { pattern.shown(headerValue($0, name), searching: $0.headers.values(for: name)) },
           passes: { $0.headers.values(for: name).contains(where: pattern.matches) }))
     }
   }

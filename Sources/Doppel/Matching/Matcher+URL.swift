@@ -167,13 +167,17 @@ extension Matcher {
       return Matcher(
         Condition(
           field: "path", expected: "glob \"\(glob)\"", summary: glob, part: .path,
-          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) })
+          actual: { pattern.shown("\"\($0.path)\"", searching: [$0.path]) }, passes: { pattern.matches($0.path) })
       ).wired(.pathGlob(glob))
     }
   }
 
   /// Matches the percent-decoded path against a regular expression (searched, so anchor it with
   /// `^…$` to match the whole path).
+  ///
+  /// A search that backtracks for more than about ten million steps on one path (a pattern with
+  /// nested quantifiers, such as `^/(a+)+$`, against a crafted path) gives up and matches nothing;
+  /// the near-miss report says so. The same holds for every regular expression a matcher takes.
   public static func path(regex: String) -> Matcher {
     switch Pattern.compile(regex, what: "path") {
     case .failure(let problem): return Matcher(.invalid(problem))
@@ -181,7 +185,7 @@ extension Matcher {
       return Matcher(
         Condition(
           field: "path", expected: "matching /\(regex)/", summary: "/\(regex)/", part: .path,
-          actual: { "\"\($0.path)\"" }, passes: { pattern.matches($0.path) })
+          actual: { pattern.shown("\"\($0.path)\"", searching: [$0.path]) }, passes: { pattern.matches($0.path) })
       ).wired(.pathRegex(regex))
     }
   }
@@ -194,7 +198,8 @@ extension Matcher {
       return Matcher(
         Condition(
           field: "url", expected: "matching /\(regex)/", summary: "URL /\(regex)/",
-          actual: { "\"\($0.url.absoluteString)\"" }, passes: { pattern.matches($0.url.absoluteString) }))
+          actual: { pattern.shown("\"\($0.url.absoluteString)\"", searching: [$0.url.absoluteString]) },
+          passes: { pattern.matches($0.url.absoluteString) }))
     }
   }
 }

@@ -75,6 +75,10 @@ struct Pattern: @unchecked Sendable {
   // Safe: NSRegularExpression is immutable after creation and thread-safe for matching.
   let regex: NSRegularExpression
   let source: String
+  /// Whether `source` is a glob rather than a regular expression.
+  var isGlob = false
+  /// The pattern as messages name it: `the regular expression /…/` or `the glob "…"`.
+  var described: String { isGlob ? "the glob \"\(source)\"" : "the regular expression /\(source)/" }
 
   static func compile(_ pattern: String, what: String) -> Result<Pattern, DoppelError> {
     do {
@@ -105,10 +109,18 @@ struct Pattern: @unchecked Sendable {
       }
     }
     regex += "$"
-    return compile(regex, what: "path glob \"\(glob)\"").map { Pattern(regex: $0.regex, source: glob) }
+    return compile(regex, what: "path glob \"\(glob)\"").map { Pattern(regex: $0.regex, source: glob, isGlob: true) }
   }
 
+  /// Whether the pattern finds a match in `text`. A search that backtracks too much gives up and
+  /// matches nothing (see ``NSRegularExpression/searchStepLimit``).
   func matches(_ text: String) -> Bool {
-    regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    regex.search(text) == .found
+  }
+
+  /// `shown`, the value a near miss shows, with why the search gave up on one of `texts` if it did.
+  func shown(_ shown: String, searching texts: [String]) -> String {
+    guard texts.contains(where: { regex.search($0) == .gaveUp }) else { return shown }
+    return "\(shown) (\(NSRegularExpression.gaveUpExplanation(described)))"
   }
 }

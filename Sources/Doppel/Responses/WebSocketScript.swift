@@ -117,7 +117,8 @@ public struct WebSocketMessageMatcher: Sendable, CustomStringConvertible {
 
   /// A text message in which the regular expression `pattern` (ICU syntax, as
   /// `NSRegularExpression`) finds a match; anchor it with `^…$` to match the whole message. A
-  /// pattern that does not compile matches nothing (see ``problem``).
+  /// pattern that does not compile matches nothing (see ``problem``), and so does a search that
+  /// backtracks for more than about ten million steps on one message.
   public static func regex(_ pattern: String) -> WebSocketMessageMatcher {
     let compiled = try? NSRegularExpression(pattern: pattern)
     return WebSocketMessageMatcher(kind: .pattern(pattern, compiled.map(UncheckedSendable.init)))
@@ -150,7 +151,7 @@ public struct WebSocketMessageMatcher: Sendable, CustomStringConvertible {
       return message.text == text
     case .pattern(_, let regex):
       guard let regex = regex?.value, let text = message.text else { return false }
-      return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+      return regex.search(text) == .found
     case .json(let subset):
       guard let text = message.text, let value = try? JSONValue(parsing: Data(text.utf8)) else { return false }
       return value.contains(subset)

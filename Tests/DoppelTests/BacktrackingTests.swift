@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+/// A regular expression comes from a stub and the text from the client: a pattern that backtracks
+/// exponentially must not let one request hold a thread for hours.
+@Suite struct BacktrackingTests {
+  /// 2^40 ways to split the a's between the groups: hours of backtracking without a limit.
+  static let crafted = String(repeating: "a", count: 40) + "!"
+
+  @Test func aSearchGivesUpAfterItsStepLimit() throws {
+    let nested = try NSRegularExpression(pattern: "^(a+)+$")
+    #expect(nested.search(Self.crafted) == .gaveUp)
+    #expect(nested.search("aaaa") == .found)
+    #expect(nested.search("aaa!") == .notFound)
+  }
+
+  /// The limit counts steps, not time, and a pattern that does not backtrack reads megabytes.
+  @Test func aLinearPatternReadsMegabytesWithinTheLimit() throws {
+    let letters = try NSRegularExpression(pattern: "^[a-z]+$")
+    let long = String(repeating: "a", count: 2_000_000)
+    #expect(letters.search(long) == .found)
+    #expect(letters.search(long + "!") == .notFound)
+  }
+
+  @Test func aPathRegexThatGivesUpMatchesNothingAndTheNearMissSaysWhy() async throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    let line = #line + 1
+    backend.stub(.path(regex: "^/(a+)+$"), .ok)
+    let fallback = backend.stub(.path(regex: "^/a+!$"), .text("fallback"))
+    let url = URL(string: "https://api.example.com/\(Self.crafted)")!
+    let (data, _) = try await backend.dataLoader.data(for: URLRequest(url: url))
+    #expect(String(decoding: data, as: UTF8.self) == "fallback")
+    #expect(fallback.callCount == 1)
+
+    let missed = URL(string: "https://api.example.com/\(Self.crafted)?")!
+    fallback.remove()
+    await #expect(throws: URLError.self) { try await backend.dataLoader.data(for: URLRequest(url: missed)) }
+    #expect(
+      issues.all.map(\.message) == [
+        """
+        No stub matched GET https://api.example.com/\(Self.crafted)?
+        Closest stubs:
+          1. BacktrackingTests.swift:\(line)  /^/(a+)+$/
+               ✗ path expected matching /^/(a+)+$/, got "/\(Self.crafted)" (the regular expression /^/(a+)+$/ gave up after about 10 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it)
+        Add a stub for this request, or fix the closest one.
+        """
+      ])
+  }
+
+  @Test func aHeaderRegexThatGivesUpMatchesNothing() throws {
+    var request = URLRequest(url: URL(string: "https://api.example.com/")!)
+    request.setValue(Self.crafted, forHTTPHeaderField: "X-Token")
+    let matcher = Matcher.header("X-Token", regex: "^(a+)+$")
+    #expect(!matcher.matches(Request(request)))
+    request.setValue("aaaa", forHTTPHeaderField: "X-Token")
+    #expect(matcher.matches(Request(request)))
+  }
+
+  @Test func aWebSocketRuleThatGivesUpFallsThroughToTheNextRule() {
+    let script = WebSocketScript(on: [
+      .on(.regex("^(a+)+$"), reply: .text("nested")),
+      .on(.any, reply: .text("any")),
+    ])
+    #expect(script.actions(for: .text(Self.crafted)).map(\.description) == ["send text \"any\""])
+    #expect(script.actions(for: .text("aaaa")).map(\.description) == ["send text \"nested\""])
+  }
+}
