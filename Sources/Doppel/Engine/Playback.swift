@@ -42,6 +42,14 @@ final class Playback: Sendable {
     case data(Data)
     case finish
     case fail(any Error)
+
+    /// Whether the response ends with this step.
+    var ends: Bool {
+      switch self {
+      case .finish, .fail: return true
+      case .head, .data: return false
+      }
+    }
   }
 
   /// Steps to perform after waiting `wait`.

@@ -183,6 +183,12 @@ class DoppelURLProtocol: URLProtocol {
       guard hop, let task else { return }
       if let queue {
         let this = UncheckedSendable(self)
+        if steps.last?.ends == true {
+          // Nothing follows the last steps, so the driver need not wait to see them delivered: it
+          // ends now, and saves waking a thread of the cooperative pool for the resumption.
+          queue.async { this.value.deliverHopped() }
+          return
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           queue.async {
             this.value.deliverHopped()
