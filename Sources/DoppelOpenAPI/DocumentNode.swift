@@ -224,8 +224,12 @@
         }
         self.init(value: .array(items), line: line)
       case .alias:
+        // Yams resolves every alias while it composes the document, so this is not expected; should
+        // one arrive unresolved, it is refused rather than read as nothing.
         throw OpenAPIError(
-          file: file, line: line, "YAML aliases (*name) are not supported. Write the value out, or use $ref.")
+          file: file, line: line,
+          "a YAML alias (*name) that was not resolved to its anchor (&name). Put the anchor before the alias, or write the value out."
+        )
       }
     }
 
