@@ -165,6 +165,38 @@ final class Flag: Sendable {
     #expect(String(decoding: try await ok.value.0, as: UTF8.self) == "slow")
   }
 
+  /// A timeout of infinity (or NaN, or beyond what `Duration` holds) means no limit, as the user
+  /// meant it, instead of trapping in `Duration.seconds(_:)`: through the session, with the
+  /// request's own timeout and with the session's, and through the in-memory door.
+  @Test(arguments: [TimeInterval.infinity, .nan, 1e300, -.infinity])
+  func aTimeoutBeyondWhatADurationHoldsDoesNotCrash(_ timeout: TimeInterval) async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    backend.stub(.get("/slow"), .text("slow").delayed(by: .seconds(10)))
+    var request = URLRequest(url: URL(string: "https://a.com/slow")!)
+    request.timeoutInterval = timeout
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.timeoutIntervalForResource = timeout
+    let session = backend.makeSession(configuration: configuration)
+    let sent = request
+    let throughTheRequest = Task { try await backend.session.data(for: sent) }
+    let throughTheSession = Task { try await session.data(from: URL(string: "https://a.com/slow")!) }
+    let inMemory = Task { try await backend.respond(to: sent) }
+    if timeout == -.infinity {
+      // A negative timeout ends the exchange at once, before the delay: as any negative one does.
+      await expectURLError(.timedOut) { _ = try await throughTheRequest.value }
+      await expectURLError(.timedOut) { _ = try await throughTheSession.value }
+      await expectURLError(.timedOut) { _ = try await inMemory.value }
+    } else {
+      await clock.waitForSleepers(count: 3)
+      clock.advance(by: .seconds(10))
+      #expect(String(decoding: try await throughTheRequest.value.0, as: UTF8.self) == "slow")
+      #expect(String(decoding: try await throughTheSession.value.0, as: UTF8.self) == "slow")
+      #expect(String(decoding: try await inMemory.value.0, as: UTF8.self) == "slow")
+    }
+  }
+
   /// Waits (without sleeping) until `backend` has seen `count` requests.
   private func waitForRequests(_ backend: Backend, _ count: Int) async {
     while backend.requests.count < count { await Task.yield() }

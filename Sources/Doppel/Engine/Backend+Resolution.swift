@@ -310,7 +310,7 @@ extension Backend {
       }
     }
     // The request's timeout bounds the whole exchange here: no session stands behind it.
-    let timeout = Duration.seconds(request.timeoutInterval)
+    let timeout = Duration.timeout(request.timeoutInterval)
     let completed = try await playback.play(
       streaming: false, clock: clockBox, timeouts: Playback.Timeouts(idle: timeout, total: timeout), url: request.url
     ) { steps in

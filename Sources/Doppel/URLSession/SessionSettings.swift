@@ -27,7 +27,7 @@ struct SessionSettings {
     var idle = request.timeoutInterval
     if idle == requestDefault, let configured = configuration?.timeoutIntervalForRequest { idle = configured }
     let total = configuration?.timeoutIntervalForResource ?? 7 * 24 * 3600
-    return Playback.Timeouts(idle: .seconds(idle), total: .seconds(total))
+    return Playback.Timeouts(idle: .timeout(idle), total: .timeout(total))
   }
 }
 

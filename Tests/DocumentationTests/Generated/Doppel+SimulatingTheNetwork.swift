@@ -60,15 +60,15 @@ func snippet_Doppel_SimulatingTheNetwork_L78() async throws {
   backend.stub(.get("/hang"), .never)
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:100
-func snippet_Doppel_SimulatingTheNetwork_L100() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:101
+func snippet_Doppel_SimulatingTheNetwork_L101() async throws {
   backend.stub(.get("/breeds"), .fault(.emptyResponse))
   backend.stub(.get("/feed"), .fault(.malformedChunk))
   backend.stub(.get("/legacy"), .fault(.randomBytesThenClose))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:123
-func snippet_Doppel_SimulatingTheNetwork_L123() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:124
+func snippet_Doppel_SimulatingTheNetwork_L124() async throws {
   let backend = Backend(clock: ManualClock())
   backend.seed = 42
   backend.stub(
@@ -80,29 +80,29 @@ func snippet_Doppel_SimulatingTheNetwork_L123() async throws {
   _ = backend
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:144
-func snippet_Doppel_SimulatingTheNetwork_L144() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:145
+func snippet_Doppel_SimulatingTheNetwork_L145() async throws {
   backend.stub(.any, .status(404))
   backend.stub(
     .get("https://api.example.com/weather/{city}"),
     .proxy(to: URL(string: "https://weather.example.com/v2")!, recordingTo: cassetteURL))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:155
-func snippet_Doppel_SimulatingTheNetwork_L155() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:156
+func snippet_Doppel_SimulatingTheNetwork_L156() async throws {
   backend.stub(.get("/old"), .redirect(to: "/new", status: 301))
   backend.stub(.get("/new"), .json(breeds))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:173
-func snippet_Doppel_SimulatingTheNetwork_L173() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:174
+func snippet_Doppel_SimulatingTheNetwork_L174() async throws {
   backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc; Path=/"))
   backend.stub(.get("/me"), .status(401))
   backend.stub(.get("/me") && .header("Cookie", "session=abc"), .json(me))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:185
-func snippet_Doppel_SimulatingTheNetwork_L185() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:186
+func snippet_Doppel_SimulatingTheNetwork_L186() async throws {
   backend.stub(.get("/me"), .status(401))
   backend.stub(.post("/login"), .ok).setsState("loggedIn")
   backend.stub(.get("/me"), .json(me)).requiresState("loggedIn")
