@@ -330,6 +330,26 @@
       }
     }
 
+    /// A stub added from outside with a pattern that backtracks exponentially, and a request
+    /// crafted against it: the server answers at once with the near miss, which says why, instead of
+    /// holding a thread for hours.
+    @Test func aPatternThatBacktracksTooMuchDoesNotHoldTheServer() async throws {
+      let backend = quietBackend()
+      try await withStubServer(backend) { server throws in
+        let added = try await admin(
+          server, "POST", "stubs", #"{"request": {"pathRegex": "^/(a+)+$"}, "response": {"text": "a"}}"#)
+        #expect(added.status == 201)
+        let crafted = "/" + String(repeating: "a", count: 40) + "!"
+        let (body, response) = try await fetch(server.url(crafted))
+        #expect(response.statusCode == 404)
+        #expect(
+          body.contains(
+            #"✗ path expected matching /^/(a+)+$/, got "\#(crafted)" (the regular expression /^/(a+)+$/ gave up after about 10 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it)"#
+          ))
+        #expect(try await fetch(server.url("/aaaa")).body == "a")
+      }
+    }
+
     @Test func theAdminPrefixIsConfigurableAndCanBeTurnedOff() async throws {
       let backend = quietBackend()
       var configuration = StubServer.Configuration()
