@@ -63,27 +63,20 @@ final class BackendRegistry: Sendable {
       return next
     }
 
-    mutating func sweep() {
+    /// Frees the numbers of draining routes whose sessions are gone, and hands back the
+    /// configurations whose cookie storages may be recycled, to be looked at outside the lock.
+    mutating func sweep() -> [UncheckedSendable<URLSessionConfiguration>] {
       let gone = draining.compactMap { number, route in
         route.sessions.allSatisfy { $0.object == nil } ? number : nil
       }
+      var recycled: [UncheckedSendable<URLSessionConfiguration>] = []
       for number in gone {
         free.append(number)
-        // Taking the storage out drops the configuration: the storage is then held only here, or
-        // also by someone else, and then it is not reused.
-        guard var storage = Self.cookieStorage(of: draining.removeValue(forKey: number)),
-          spareCookies.count < BackendRegistry.maximumSpareCookieStorages,
-          isKnownUniquelyReferenced(&storage), BackendRegistry.empty(storage)
-        else { continue }
-        spareCookies.append(UncheckedSendable(storage))
+        if let configuration = draining.removeValue(forKey: number)?.recycled { recycled.append(configuration) }
       }
+      return recycled
     }
 
-    private static func cookieStorage(
-      of route: (sessions: [WeakBox<URLSession>], recycled: UncheckedSendable<URLSessionConfiguration>?)?
-    ) -> HTTPCookieStorage? {
-      route?.recycled?.value.httpCookieStorage
-    }
   }
 
   private let state = Locked(State())
@@ -129,8 +122,12 @@ final class BackendRegistry: Sendable {
   }
 
   /// Forgets a backend and all its routes; frees the numbers nothing can use any more.
+  ///
+  /// Only bookkeeping happens under the lock, which every request's `startLoading` takes too:
+  /// emptying the cookie storages of sessions that are gone (each a `sync` onto the storage's
+  /// queue) and releasing their configurations happen after it.
   func unregister(_ id: UInt32) {
-    state.withLock { state in
+    var recycled = state.withLock { state in
       state.routes[id] = nil
       if state.kept.remove(id) == nil { state.free.append(id) }
       for (route, users) in state.owned.removeValue(forKey: id) ?? [:] {
@@ -139,8 +136,27 @@ final class BackendRegistry: Sendable {
           state.draining[route] = (sessions, recycles ? configuration : nil)
         }
       }
-      state.sweep()
+      return state.sweep()
     }
+    var spares: [UncheckedSendable<HTTPCookieStorage>] = []
+    while !recycled.isEmpty {
+      // Taking the storage out drops the configuration: the storage is then held only here, or
+      // also by someone else, and then it is not reused.
+      guard var storage = Self.cookieStorage(of: recycled.removeLast()),
+        isKnownUniquelyReferenced(&storage), Self.empty(storage)
+      else { continue }
+      spares.append(UncheckedSendable(storage))
+    }
+    guard !spares.isEmpty else { return }
+    state.withLock { state in
+      let room = max(0, Self.maximumSpareCookieStorages - state.spareCookies.count)
+      state.spareCookies += spares.prefix(room)
+    }
+  }
+
+  private static func cookieStorage(of configuration: UncheckedSendable<URLSessionConfiguration>) -> HTTPCookieStorage?
+  {
+    configuration.value.httpCookieStorage
   }
 
   func route(_ id: UInt32) -> Route? {
