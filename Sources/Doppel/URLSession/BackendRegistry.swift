@@ -76,7 +76,6 @@ final class BackendRegistry: Sendable {
       }
       return recycled
     }
-
   }
 
   private let state = Locked(State())
