@@ -146,15 +146,16 @@
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)
       var configuration = StubServer.Configuration()
-      // Short timeouts, with room for a loaded machine to send the handshake within them.
-      configuration.idleTimeout = .seconds(3)
-      configuration.headerTimeout = .seconds(3)
+      // Short timeouts, with room for a loaded machine to send and read the handshake within them
+      // (3 s was once too little in CI, with every server test running at once on two cores).
+      configuration.idleTimeout = .seconds(5)
+      configuration.headerTimeout = .seconds(5)
       try await withStubServer(backend, configuration: configuration) { server in
         let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
         defer { connection.raw.close() }
         #expect(try await connection.readFrame() == .text("welcome"))
         // Silent for longer than the timeouts: the conversation stays open.
-        connection.raw.setReadTimeout(.seconds(4))
+        connection.raw.setReadTimeout(.seconds(6))
         let (bytes, end) = try await connection.raw.readUntilEnd()
         #expect(bytes.isEmpty)
         #expect(end == .timedOut)

@@ -16,10 +16,11 @@ import Testing
     #expect(nested.search("aaa!") == .notFound)
   }
 
-  /// The limit counts steps, not time, and a pattern that does not backtrack reads megabytes.
-  @Test func aLinearPatternReadsMegabytesWithinTheLimit() throws {
+  /// The limit counts steps, not time, and a pattern that does not backtrack reads a megabyte,
+  /// whether it finds a match or not.
+  @Test func aLinearPatternReadsAMegabyteWithinTheLimit() throws {
     let letters = try NSRegularExpression(pattern: "^[a-z]+$")
-    let long = String(repeating: "a", count: 2_000_000)
+    let long = String(repeating: "a", count: 1_000_000)
     #expect(letters.search(long) == .found)
     #expect(letters.search(long + "!") == .notFound)
   }
@@ -44,7 +45,7 @@ import Testing
         No stub matched GET https://api.example.com/\(Self.crafted)?
         Closest stubs:
           1. BacktrackingTests.swift:\(line)  /^/(a+)+$/
-               ✗ path expected matching /^/(a+)+$/, got "/\(Self.crafted)" (the regular expression /^/(a+)+$/ gave up after about 10 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it)
+               ✗ path expected matching /^/(a+)+$/, got "/\(Self.crafted)" (the regular expression /^/(a+)+$/ gave up after about 2.5 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it)
         Add a stub for this request, or fix the closest one.
         """
       ])

@@ -175,7 +175,7 @@ extension Matcher {
   /// Matches the percent-decoded path against a regular expression (searched, so anchor it with
   /// `^…$` to match the whole path).
   ///
-  /// A search that backtracks for more than about ten million steps on one path (a pattern with
+  /// A search that backtracks for more than about 2.5 million steps on one path (a pattern with
   /// nested quantifiers, such as `^/(a+)+$`, against a crafted path) gives up and matches nothing;
   /// the near-miss report says so. The same holds for every regular expression a matcher takes.
   public static func path(regex: String) -> Matcher {

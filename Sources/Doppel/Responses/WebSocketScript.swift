@@ -118,7 +118,7 @@ public struct WebSocketMessageMatcher: Sendable, CustomStringConvertible {
   /// A text message in which the regular expression `pattern` (ICU syntax, as
   /// `NSRegularExpression`) finds a match; anchor it with `^…$` to match the whole message. A
   /// pattern that does not compile matches nothing (see ``problem``), and so does a search that
-  /// backtracks for more than about ten million steps on one message.
+  /// backtracks for more than about 2.5 million steps on one message.
   public static func regex(_ pattern: String) -> WebSocketMessageMatcher {
     let compiled = try? NSRegularExpression(pattern: pattern)
     return WebSocketMessageMatcher(kind: .pattern(pattern, compiled.map(UncheckedSendable.init)))
