@@ -124,6 +124,18 @@ func closureScalingComparison(_ workload: Workload, oneStub: Workload, options: 
     doppel: inMemoryContender(FloorName.closure, makeClosureFloor(workload), workload))
 }
 
+/// The least a journal adds to floor 2 (no goal: a reference): floor 2 that also records each
+/// request's method, URL, headers and body, against floor 2 alone, sequentially. The point 3 goal
+/// keeps Doppel's journal on the path; this row shows how much of the gap any journal costs.
+func journalingClosureComparison(_ workload: Workload, options: Options) -> Comparison {
+  let journaling = makeJournalingClosureFloor(workload)
+  return Comparison(
+    door: "journaling closure", stubs: workload.stubCount, mode: .sequential, requests: options.memoryRequests,
+    warmUp: max(options.memoryWarmUp, workload.stubCount), goal: 0,
+    floor: inMemoryContender(FloorName.closure, makeClosureFloor(workload), workload),
+    doppel: inMemoryContender("journaling closure", journaling.door, workload, reset: journaling.reset))
+}
+
 /// Delayed answers under load: 20,000 (twice the URLSession count) requests at 64 in flight, each
 /// answer delayed by 1 µs so it goes through the clock and the suspend/resume hop back onto
 /// URLSession's queue, against the URLProtocol floor. A stress check as much as a speed figure: every

@@ -82,3 +82,36 @@ func makeClosureFloor(_ workload: Workload) -> InMemoryDoor {
     return (answer.data, answer.response)
   }
 }
+
+/// What a door that keeps a journal must record of each request, and nothing else: its method,
+/// URL, header fields and body, as `URLRequest` gives them (a body sent as a stream is only
+/// noticed: reading it is work Doppel's side does not do here either, its requests have none).
+private final class JournalRecord: Sendable {
+  let method: String?
+  let url: URL?
+  let headers: [String: String]?
+  let body: Data?
+  let streamed: Bool
+
+  init(_ request: URLRequest) {
+    method = request.httpMethod
+    url = request.url
+    headers = request.allHTTPHeaderFields
+    body = request.httpBody
+    streamed = body == nil && request.httpBodyStream != nil
+  }
+}
+
+/// A reference for the in-memory door, without a goal: floor 2 plus the least a journal costs. It
+/// reads the fields a journal keeps and appends them, as one object, to an array behind a lock,
+/// before the same dictionary lookup. `reset` empties the journal, as Doppel's side clears its own.
+func makeJournalingClosureFloor(_ workload: Workload) -> (door: InMemoryDoor, reset: @Sendable () -> Void) {
+  let answers = makeClosureFloor(workload)
+  let journal = Guarded<[JournalRecord]>([])
+  let door: InMemoryDoor = { request in
+    let record = JournalRecord(request)
+    journal.withLock { $0.append(record) }
+    return try await answers(request)
+  }
+  return (door, { journal.withLock { $0 = [] } })
+}

@@ -67,7 +67,14 @@ func runBenchmarks(_ options: Options) async -> Int {
       let workload = Workload(stubCount: count)
       return (workload, makeBackend(workload))
     }
-    let (_, oneStubBackend) = workloadAndBackend(1)
+    let (oneStubWorkload, oneStubBackend) = workloadAndBackend(1)
+    // For reference, without a goal: the closure floor that also keeps a journal.
+    let journaling = await measure(
+      journalingClosureComparison(oneStubWorkload, options: options), rounds: options.rounds)
+    progress(
+      "journaling closure, 1 answer, sequential: \(grouped(journaling.doppelRate)) req/s, "
+        + "closure \(grouped(journaling.floorRate)) req/s, ratio \(twoDecimals(journaling.ratio))")
+    outcomes.append(journaling)
     for count in [10_000, 100_000] {
       let (workload, backend) = workloadAndBackend(count)
       // The 1-stub side sends as many distinct request objects as this side has stubs, all to its
