@@ -16,6 +16,21 @@ import Testing
     #expect(nested.search("aaa!") == .notFound)
   }
 
+  /// A stub's pattern remembers the text it last gave up on (a request's text is searched again by
+  /// the near-miss ranking and report), and that memory changes no other text's answer.
+  @Test func aPatternRemembersOnlyTheTextItGaveUpOn() throws {
+    let pattern = try Pattern.compile("^(a+)+$", what: "path").get()
+    let copy = pattern
+    #expect(pattern.search(Self.crafted) == .gaveUp)
+    #expect(copy.search(Self.crafted) == .gaveUp)
+    #expect(pattern.search("aaaa") == .found)
+    #expect(pattern.search("aaa!") == .notFound)
+    #expect(!pattern.matches(Self.crafted))
+    let other = String(repeating: "a", count: 41) + "!"
+    #expect(pattern.search(other) == .gaveUp)
+    #expect(pattern.search(Self.crafted) == .gaveUp)
+  }
+
   /// The limit counts steps, not time, and a pattern that does not backtrack reads a megabyte,
   /// whether it finds a match or not.
   @Test func aLinearPatternReadsAMegabyteWithinTheLimit() throws {

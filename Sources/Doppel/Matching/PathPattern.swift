@@ -112,15 +112,41 @@ struct Pattern: @unchecked Sendable {
     return compile(regex, what: "path glob \"\(glob)\"").map { Pattern(regex: $0.regex, source: glob, isGlob: true) }
   }
 
+  /// The last text a search of this pattern gave up on. One request's text is searched up to three
+  /// times (the match, the near-miss ranking, the report's explanation); a search that gives up
+  /// spends the whole step limit, so the second and third time it is answered from here.
+  private let gaveUpOn = GaveUpMemo()
+
+  /// Searches `text`, answering at once for the text the last search gave up on.
+  func search(_ text: String) -> SearchOutcome {
+    if gaveUpOn.holds(text) { return .gaveUp }
+    let outcome = regex.search(text)
+    if outcome == .gaveUp { gaveUpOn.remember(text) }
+    return outcome
+  }
+
   /// Whether the pattern finds a match in `text`. A search that backtracks too much gives up and
   /// matches nothing (see ``NSRegularExpression/searchStepLimit``).
   func matches(_ text: String) -> Bool {
-    regex.search(text) == .found
+    search(text) == .found
   }
 
   /// `shown`, the value a near miss shows, with why the search gave up on one of `texts` if it did.
   func shown(_ shown: String, searching texts: [String]) -> String {
-    guard texts.contains(where: { regex.search($0) == .gaveUp }) else { return shown }
+    guard texts.contains(where: { search($0) == .gaveUp }) else { return shown }
     return "\(shown) (\(NSRegularExpression.gaveUpExplanation(described)))"
+  }
+}
+
+/// The one text a pattern's search last gave up on, shared by every copy of the pattern.
+private final class GaveUpMemo: Sendable {
+  private let text = Locked<String?>(nil)
+
+  func holds(_ candidate: String) -> Bool {
+    text.withLock { $0 == candidate }
+  }
+
+  func remember(_ gaveUp: String) {
+    text.withLock { $0 = gaveUp }
   }
 }
