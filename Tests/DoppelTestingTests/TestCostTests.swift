@@ -55,6 +55,21 @@ struct TestCostTests {
       #expect(data.count == 1024)
     }
   }
+  /// The floor without a URL cache, as Doppel's sessions have none: what the ephemeral
+  /// configuration's `URLCache` (a lookup per request on background threads) does to the floor.
+  @Test(arguments: 0..<2_000)
+  func minimalURLProtocolWithoutAURLCache(index: Int) async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [MinimalURLProtocol.self]
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    for request in 0..<5 {
+      let (data, response) = try await session.data(from: Self.url(case: index, request: request))
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+      #expect(data.count == 1024)
+    }
+  }
+
   /// The floor's work inside a scoping trait that does nothing: what Swift Testing's trait
   /// machinery costs by itself.
   @Test(EmptyScope(), arguments: 0..<2_000)
