@@ -66,6 +66,25 @@ import Testing
       try keys(schema, ["$defs", "singleResponse", "properties", "delay", "oneOf", 1]) == Set(ManifestKeys.randomDelay))
   }
 
+  /// The admin API's description (`Schemas/doppel-admin.openapi.yaml`, YAML) spells a manifest
+  /// request's keys out again for `POST /verify`: they are the loader's too. Read as text, by the
+  /// document's indentation: Doppel's tests do not depend on a YAML parser.
+  @Test func theAdminAPIListsTheRequestKeysTheLoaderKnows() throws {
+    let url = Self.schemaURL.deletingLastPathComponent().appendingPathComponent("doppel-admin.openapi.yaml")
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let start = try #require(lines.firstIndex(of: "    ManifestRequest:"))
+    let properties = try #require(lines[start...].firstIndex(of: "          properties:"))
+    var keys: Set<String> = []
+    for line in lines[(properties + 1)...] {
+      let indent = line.prefix { $0 == " " }.count
+      if indent <= 10 { break }
+      if indent == 12, let colon = line.firstIndex(of: ":") {
+        keys.insert(String(line[line.index(line.startIndex, offsetBy: 12)..<colon]))
+      }
+    }
+    #expect(keys == Set(ManifestKeys.request))
+  }
+
   @Test func listsTheValuesTheLoaderKnows() throws {
     let schema = try schema()
     #expect(
