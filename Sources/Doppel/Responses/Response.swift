@@ -32,13 +32,13 @@ public struct Response: Sendable {
     var failure: (any Error)?
     var timing: Timing
     var cache: ResponseCache
-    var webSocket: WebSocketScript?
-    var chance: Chance?
-    var template: TemplateMark?
+    /// What few responses have, kept out of line: most responses have none of it, and a stub keeps
+    /// its response for as long as it lives (168 bytes inline, 8 as a reference).
+    var extras: Extras?
 
     init(
       status: Int, headers: HTTPHeaders, body: Body, failure: (any Error)? = nil, timing: Timing = Timing(),
-      cache: ResponseCache = ResponseCache(), chance: Chance? = nil, template: TemplateMark? = nil
+      cache: ResponseCache = ResponseCache(), extras: Extras? = nil
     ) {
       self.status = status
       self.headers = headers
@@ -46,16 +46,37 @@ public struct Response: Sendable {
       self.failure = failure
       self.timing = timing
       self.cache = cache
+      self.extras = extras
+    }
+
+    func copy() -> Storage {
+      Storage(
+        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache, extras: extras)
+    }
+  }
+
+  /// A WebSocket script, what is decided at random, and a template: each changed by replacing the
+  /// whole (immutable) object, so copies of a storage can share it.
+  private final class Extras: Sendable {
+    let webSocket: WebSocketScript?
+    let chance: Chance?
+    let template: TemplateMark?
+
+    init(webSocket: WebSocketScript?, chance: Chance?, template: TemplateMark?) {
+      self.webSocket = webSocket
       self.chance = chance
       self.template = template
     }
 
-    func copy() -> Storage {
-      let copy = Storage(
-        status: status, headers: headers, body: body, failure: failure, timing: timing, cache: cache, chance: chance,
-        template: template)
-      copy.webSocket = webSocket
-      return copy
+    /// `extras` with one part changed; `nil` when nothing is left.
+    static func changing(
+      _ extras: Extras?, webSocket: WebSocketScript?? = nil, chance: Chance?? = nil, template: TemplateMark?? = nil
+    ) -> Extras? {
+      let webSocket = webSocket ?? extras?.webSocket
+      let chance = chance ?? extras?.chance
+      let template = template ?? extras?.template
+      if webSocket == nil && chance == nil && template == nil { return nil }
+      return Extras(webSocket: webSocket, chance: chance, template: template)
     }
   }
 
@@ -94,8 +115,8 @@ public struct Response: Sendable {
   }
   /// The conversation of a WebSocket endpoint (see ``webSocket(_:headers:)``).
   var webSocket: WebSocketScript? {
-    get { storage.webSocket }
-    set { changeContent { $0.webSocket = newValue } }
+    get { storage.extras?.webSocket }
+    set { changeContent { $0.extras = Extras.changing($0.extras, webSocket: .some(newValue)) } }
   }
   var timing: Timing {
     get { storage.timing }
@@ -104,13 +125,19 @@ public struct Response: Sendable {
   /// What is decided at random for each request (a random delay, a failure rate); `nil` for a
   /// response that is the same every time.
   var chance: Chance? {
-    get { storage.chance }
-    set { unique().chance = newValue }
+    get { storage.extras?.chance }
+    set {
+      let storage = unique()
+      storage.extras = Extras.changing(storage.extras, chance: .some(newValue))
+    }
   }
   /// For a response made with ``templated(seed:)``: what fills it in for each request.
   var template: TemplateMark? {
-    get { storage.template }
-    set { unique().template = newValue }
+    get { storage.extras?.template }
+    set {
+      let storage = unique()
+      storage.extras = Extras.changing(storage.extras, template: .some(newValue))
+    }
   }
   /// What delivering this response computed, kept for the next request. Copies share it until one
   /// of them changes what it depends on.
@@ -121,7 +148,7 @@ public struct Response: Sendable {
   /// (not 204 or 304), and no failure or WebSocket script.
   var answersAreReusable: Bool {
     let storage = storage
-    guard storage.failure == nil, storage.webSocket == nil, storage.chance == nil, storage.template == nil,
+    guard storage.failure == nil, storage.extras == nil,
       storage.status != 204, storage.status != 304, (100...599).contains(storage.status),
       case .data = storage.body.source
     else { return false }
