@@ -17,9 +17,10 @@ import Testing
 ///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/throughTheTrait
 ///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/minimalURLProtocol
 ///
-/// Two more cases split the difference: the floor's work inside a scoping trait that does nothing
-/// (what Swift Testing's trait machinery costs), and inside `.doppel` with its 20 stubs (what the
-/// trait costs without Doppel answering).
+/// Three more cases split the difference: the floor's work inside a scoping trait that does nothing
+/// (what Swift Testing's trait machinery costs), inside `.doppel` with its 20 stubs (what the
+/// trait costs without Doppel answering), and the floor without a URL cache (as Doppel's sessions
+/// have none).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["DOPPEL_TEST_COST"] != nil))
 struct TestCostTests {
   static let urls = (0..<20).map { "https://api.example.com/items/\($0)" }
@@ -55,6 +56,7 @@ struct TestCostTests {
       #expect(data.count == 1024)
     }
   }
+
   /// The floor without a URL cache, as Doppel's sessions have none: what the ephemeral
   /// configuration's `URLCache` (a lookup per request on background threads) does to the floor.
   @Test(arguments: 0..<2_000)

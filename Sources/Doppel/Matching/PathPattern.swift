@@ -72,7 +72,8 @@ struct PathTemplate: Sendable {
 /// A compiled regular expression. `NSRegularExpression` is immutable and documented as safe to use
 /// from several threads at once.
 struct Pattern: @unchecked Sendable {
-  // Safe: NSRegularExpression is immutable after creation and thread-safe for matching.
+  // Safe: NSRegularExpression is immutable after creation and thread-safe for matching; every
+  // other stored property is a Sendable value or the Sendable `GaveUpMemo`, which locks.
   let regex: NSRegularExpression
   let source: String
   /// Whether `source` is a glob rather than a regular expression.
