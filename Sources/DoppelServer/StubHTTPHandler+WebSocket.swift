@@ -29,7 +29,12 @@
         head.headers.first(name: "content-length").map { $0 != "0" } ?? false
         || head.headers.contains(name: "transfer-encoding")
       let admin = core.admin.settings.port == nil && core.admin.owns(head.uri)
-      guard !shuttingDown, !hasBody, !admin else { return eventLoop.makeSucceededFuture(nil) }
+      // NIO's upgrader asks even when `Connection` does not name `upgrade`. The HTTP parser then did
+      // not stop at this head (for it, no upgrade was asked) and may have parsed a request
+      // pipelined behind it, which an upgrade would hand to the WebSocket frame decoder: a crash.
+      // Such a request is served as plain HTTP, as the parser already treats it.
+      let asksToUpgrade = head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
+      guard !shuttingDown, !hasBody, !admin, asksToUpgrade else { return eventLoop.makeSucceededFuture(nil) }
       let backend = core.backend
       guard let request = core.request(for: head, body: nil, backend: backend) else {
         return eventLoop.makeSucceededFuture(nil)

@@ -196,6 +196,31 @@
       }
     }
 
+    /// A request that names `Upgrade: websocket` without `upgrade` in `Connection` is not an upgrade
+    /// for the HTTP parser, which goes on to parse a request pipelined behind it. NIO's upgrader used
+    /// to upgrade it anyway and hand that parsed request to the WebSocket frame decoder, which crashed
+    /// the process (found by FuzzServer). It is answered as plain HTTP now, in order.
+    @Test func anUpgradeWithoutConnectionUpgradeIsServedAsHTTP() async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/chat"), Self.chat)
+      backend.stub(.get("/next"), .text("next"))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        defer { connection.close() }
+        try await connection.send(
+          "GET /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: keep-alive\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let first = try #require(try await connection.readResponse())
+        #expect(first.head.hasPrefix("HTTP/1.1 426 Upgrade Required"))
+        let second = try #require(try await connection.readResponse())
+        #expect(second.head.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(second.body == "next")
+        #expect(backend.requests.map(\.path) == ["/chat", "/next"])
+        #expect(backend.webSocketEvents.isEmpty)
+      }
+    }
+
     @Test func anUpgradeToTheAdminAPIIsNotAStub() async throws {
       let backend = quietBackend()
       backend.stub(.path(glob: "/**"), Self.chat)
