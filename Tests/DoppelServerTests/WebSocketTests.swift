@@ -197,9 +197,10 @@
     }
 
     /// A request that names `Upgrade: websocket` without `upgrade` in `Connection` is not an upgrade
-    /// for the HTTP parser, which goes on to parse a request pipelined behind it. NIO's upgrader used
-    /// to upgrade it anyway and hand that parsed request to the WebSocket frame decoder, which crashed
-    /// the process (found by FuzzServer). It is answered as plain HTTP now, in order.
+    /// for the HTTP parser, which goes on to parse a request pipelined behind it. NIO's upgrader
+    /// still asks to upgrade it; the server used to agree, and the upgrade handed that parsed request
+    /// to the WebSocket frame decoder, which crashed the process (found by FuzzServer). Now the
+    /// server refuses, and both requests are answered as plain HTTP, in order.
     @Test func anUpgradeWithoutConnectionUpgradeIsServedAsHTTP() async throws {
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)
