@@ -139,6 +139,12 @@ func runBenchmarks(_ options: Options) async -> Int {
       "A test (backend, 20 stubs, session, 5 requests, verify): Doppel \(grouped(outcome.doppelRate)) tests/s, "
         + "floor \(grouped(outcome.floorRate)) tests/s, ratio \(twoDecimals(outcome.ratio))")
     outcomes.append(outcome)
+    let allAtOnce = await measure(
+      testCostComparison(workload, options: options, mode: .inFlight(options.testCases)), rounds: options.rounds)
+    progress(
+      "A test, \(options.testCases) at once: Doppel \(grouped(allAtOnce.doppelRate)) tests/s, "
+        + "floor \(grouped(allAtOnce.floorRate)) tests/s, ratio \(twoDecimals(allAtOnce.ratio))")
+    outcomes.append(allAtOnce)
     cpuLine =
       "CPU time per test (getrusage, medians): Doppel \(grouped(outcome.doppelCPUMicroseconds)) µs, "
       + "floor \(grouped(outcome.floorCPUMicroseconds)) µs; ratio by CPU time \(twoDecimals(outcome.cpuRatio))×"

@@ -10,9 +10,13 @@ import Foundation
 /// and releases everything; the floor makes a fresh ephemeral session over the minimal URLProtocol
 /// (floor 1, answering from its prebuilt table of the same 20 URLs) and sends the same 5 requests.
 /// Install `workload` (20 stubs) in `floorTable` before measuring.
-func testCostComparison(_ workload: Workload, options: Options) -> Comparison {
+///
+/// `.sequential` runs the test cases one after another; `.inFlight(options.testCases)` starts them
+/// all at once, as Swift Testing runs a parameterized test's cases (the shape of the trait's
+/// measurement in `TestCostTests`, without Swift Testing).
+func testCostComparison(_ workload: Workload, options: Options, mode: Mode = .sequential) -> Comparison {
   Comparison(
-    door: "a test", stubs: workload.stubCount, mode: .sequential, requests: options.testCases,
+    door: "a test", stubs: workload.stubCount, mode: mode, requests: options.testCases,
     warmUp: max(options.testCases / 10, 20), goal: 0.9,
     floor: Contender(
       name: "fresh session, floor 1",
