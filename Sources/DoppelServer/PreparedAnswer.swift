@@ -40,6 +40,18 @@
     }
   }
 
+  extension HTTPRequestHead {
+    /// Whether the request asks to switch protocols as NIO's HTTP parser reads it: an `Upgrade`
+    /// field with `Connection: upgrade`, or `CONNECT`. The parser stops at such a request and reads
+    /// nothing after it, even when the switch does not happen, so a connection that carried one
+    /// cannot serve another request.
+    var asksToSwitchProtocols: Bool {
+      method == .CONNECT
+        || (headers.contains(name: "upgrade")
+          && headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" })
+    }
+  }
+
   extension Doppel.HTTPHeaders {
     /// Why these fields cannot go on the wire as they are, or `nil` when they can: a name that is
     /// not an HTTP token, or a value with a control character (CR, LF and NUL among them) other

@@ -31,7 +31,7 @@
 
     private func writeAdmin(_ answer: AdminController.Answer, for head: HTTPRequestHead, context: ChannelHandlerContext)
     {
-      keepAlive = head.isKeepAlive
+      keepAlive = head.isKeepAlive && !head.asksToSwitchProtocols
       headSent = false
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

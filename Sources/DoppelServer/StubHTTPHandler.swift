@@ -169,7 +169,11 @@
     // MARK: Answering
 
     private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
-      keepAlive = head.isKeepAlive
+      // After a request that asked to switch protocols and is answered here instead (no WebSocket
+      // stub, another protocol, a refused handshake), NIO's parser reads no further request: the
+      // connection closes after the answer, so a request sent behind it fails at once rather than
+      // waiting for the connection's timeout.
+      keepAlive = head.isKeepAlive && !head.asksToSwitchProtocols
       headSent = false
       if let ahead = resolvedAhead {
         resolvedAhead = nil

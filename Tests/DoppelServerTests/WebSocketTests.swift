@@ -222,6 +222,34 @@
       }
     }
 
+    /// NIO's HTTP parser reads nothing more on a connection after a request that asks to switch
+    /// protocols (`Connection: Upgrade` with an `Upgrade`), even when the switch is refused: the
+    /// server answers that request and closes, so a request sent behind it fails at once instead
+    /// of waiting for the connection's timeout.
+    @Test(arguments: ["websocket", "h2c"])
+    func aRefusedUpgradeClosesTheConnectionAfterItsAnswer(upgrade: String) async throws {
+      let backend = quietBackend()
+      backend.stub(.get("/plain"), .text("plain"))
+      backend.stub(.get("/next"), .text("next"))
+      try await withStubServer(backend) { server in
+        let connection = try await RawConnection.connect(port: server.port)
+        defer { connection.close() }
+        connection.setReadTimeout(.seconds(5))
+        try await connection.send(
+          "GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: \(upgrade)\r\nConnection: keep-alive, Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let first = try #require(try await connection.readResponse())
+        #expect(first.head.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(first.head.lowercased().contains("\r\nconnection: close\r\n"))
+        #expect(first.body == "plain")
+        let rest = try await connection.readUntilEnd()
+        #expect(rest.end == .closed)
+        #expect(rest.bytes.isEmpty)
+        #expect(backend.requests.map(\.path) == ["/plain"])
+      }
+    }
+
     @Test func anUpgradeToTheAdminAPIIsNotAStub() async throws {
       let backend = quietBackend()
       backend.stub(.path(glob: "/**"), Self.chat)
@@ -232,6 +260,9 @@
         let response = try #require(try await connection.readResponse())
         #expect(!response.head.hasPrefix("HTTP/1.1 101"))
         #expect(backend.requests.isEmpty)
+        // As after any upgrade answered as HTTP: the connection closes after the answer.
+        connection.setReadTimeout(.seconds(5))
+        #expect(try await connection.readUntilEnd().end == .closed)
       }
     }
 

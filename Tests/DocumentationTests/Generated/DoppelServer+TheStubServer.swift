@@ -31,9 +31,9 @@ func snippet_DoppelServer_TheStubServer_L90() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:154
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:157
 #if Server
-func snippet_DoppelServer_TheStubServer_L154() async throws {
+func snippet_DoppelServer_TheStubServer_L157() async throws {
   backend.stub(
     .get("/chat"),
     .webSocket(
@@ -47,9 +47,9 @@ func snippet_DoppelServer_TheStubServer_L154() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:186
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:189
 #if Server
-func snippet_DoppelServer_TheStubServer_L186() async throws {
+func snippet_DoppelServer_TheStubServer_L189() async throws {
   try await withStubServer(backend) { server in
     let task = URLSession.shared.webSocketTask(with: URL(string: "ws://127.0.0.1:\(server.port)/chat")!)
     task.resume()
@@ -64,9 +64,9 @@ func snippet_DoppelServer_TheStubServer_L186() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:274
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:277
 #if Server
-func snippet_DoppelServer_TheStubServer_L274() async throws {
+func snippet_DoppelServer_TheStubServer_L277() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L274() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:320
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:323
 #if Server
-func snippet_DoppelServer_TheStubServer_L320() async throws {
+func snippet_DoppelServer_TheStubServer_L323() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
