@@ -58,7 +58,8 @@ struct Options: Sendable {
                            response costs (openapi; needs --traits OpenAPI)
       --loading N          stubs per generated manifest and entries per cassette (default 50000)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
-                           outstanding (inflight)
+                           outstanding (inflight); for --only test, inflight starts every test case
+                           of a run at once (the one-after-another comparison always runs)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers);
                            with --only openapi, checker runs the OpenAPI checker alone
     """

@@ -126,11 +126,13 @@ func runBenchmarks(_ options: Options) async -> Int {
   if options.doors.contains("test"), let side = options.profile {
     let workload = Workload(stubCount: 20)
     FloorURLProtocol.install(workload)
-    let comparison = testCostComparison(workload, options: options)
+    // `--mode inflight` profiles the cases started all at once; otherwise one after another.
+    let mode: Mode = options.modes.contains("sequential") ? .sequential : .inFlight(options.testCases)
+    let comparison = testCostComparison(workload, options: options, mode: mode)
     let contender = side == "floor" ? comparison.floor : comparison.doppel
     let run = await timedRun(contender, count: comparison.requests, mode: comparison.mode)
     profiledFailures += run.failures
-    print("A test: \(contender.name) \(grouped(run.rate)) tests/s, \(run.failures) failures")
+    print("A test (\(mode)): \(contender.name) \(grouped(run.rate)) tests/s, \(run.failures) failures")
   } else if options.doors.contains("test") {
     let workload = Workload(stubCount: 20)
     FloorURLProtocol.install(workload)
@@ -139,12 +141,15 @@ func runBenchmarks(_ options: Options) async -> Int {
       "A test (backend, 20 stubs, session, 5 requests, verify): Doppel \(grouped(outcome.doppelRate)) tests/s, "
         + "floor \(grouped(outcome.floorRate)) tests/s, ratio \(twoDecimals(outcome.ratio))")
     outcomes.append(outcome)
-    let allAtOnce = await measure(
-      testCostComparison(workload, options: options, mode: .inFlight(options.testCases)), rounds: options.rounds)
-    progress(
-      "A test, \(options.testCases) at once: Doppel \(grouped(allAtOnce.doppelRate)) tests/s, "
-        + "floor \(grouped(allAtOnce.floorRate)) tests/s, ratio \(twoDecimals(allAtOnce.ratio))")
-    outcomes.append(allAtOnce)
+    if options.modes.contains("inflight") {
+      // As Swift Testing runs a parameterized test's cases: all started at once.
+      let allAtOnce = await measure(
+        testCostComparison(workload, options: options, mode: .inFlight(options.testCases)), rounds: options.rounds)
+      progress(
+        "A test, \(options.testCases) at once: Doppel \(grouped(allAtOnce.doppelRate)) tests/s, "
+          + "floor \(grouped(allAtOnce.floorRate)) tests/s, ratio \(twoDecimals(allAtOnce.ratio))")
+      outcomes.append(allAtOnce)
+    }
     cpuLine =
       "CPU time per test (getrusage, medians): Doppel \(grouped(outcome.doppelCPUMicroseconds)) µs, "
       + "floor \(grouped(outcome.floorCPUMicroseconds)) µs; ratio by CPU time \(twoDecimals(outcome.cpuRatio))×"
