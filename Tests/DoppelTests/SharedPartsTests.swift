@@ -23,6 +23,19 @@ import Testing
     #expect(Matcher.get(Self.url).description == "GET https://api.example.com/shared-parts/items")
   }
 
+  /// A cached matcher's plan holds its problem, worked out once, and answers `problem` with it.
+  @Test func aCachedMatcherKnowsItsProblemFromItsPlan() throws {
+    // Not `Self.url`: another test compares the plans two calls for that URL return.
+    let valid = Matcher.get("https://api.example.com/shared-parts/problems")
+    #expect(try #require(valid.plan).problem == nil)
+    #expect(valid.problem == nil)
+    let invalid = Matcher.get("https://api.example.com/shared parts/{")
+    let plan = try #require(invalid.plan)
+    let problem = try #require(invalid.foundProblem)
+    #expect(plan.problem?.message == problem.message)
+    #expect(invalid.problem?.message == problem.message)
+  }
+
   @Test func backendsSharingAMatcherKeepTheirOwnStubsAndCalls() async throws {
     let one = quietBackend()
     let two = quietBackend()

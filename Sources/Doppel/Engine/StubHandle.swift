@@ -335,8 +335,12 @@ extension Matcher {
     let path: String?
     /// The first literal host the matcher requires, if any: the router's key when it has no path.
     let host: String?
+    /// The matcher's ``Matcher/problem``, worked out once: registering a stub asks for it, and for
+    /// a cached matcher the plan is shared by every stub made from it.
+    let problem: DoppelError?
 
     init(_ matcher: Matcher) {
+      problem = matcher.foundProblem
       let conjunction = matcher.conjunction
       isFlat = conjunction != nil
       literals = LiteralSet(conjunction?.compactMap(\.literal) ?? [])

@@ -60,6 +60,14 @@ public struct Matcher: Sendable, CustomStringConvertible {
 
   /// The first problem with how this matcher was built (for example an invalid URL string), if any.
   public var problem: DoppelError? {
+    // Registering a stub asks, and so does every near-miss report for every stub: a matcher with a
+    // plan (the method-and-URL factories' cached ones) answers from it.
+    if let plan { return plan.problem }
+    return foundProblem
+  }
+
+  /// ``problem``, found by walking the matcher.
+  var foundProblem: DoppelError? {
     switch node {
     case .condition(let condition): return condition.problem
     case .all(let matchers), .any(let matchers): return matchers.lazy.compactMap(\.problem).first
