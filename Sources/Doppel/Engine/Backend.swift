@@ -213,7 +213,7 @@ public final class Backend: Sendable {
             )))
     }
     let handle = router.add(matcher, responder, limit: times, name: name, location: location, fallback: fallback)
-    if let problem = matcher.problem ?? responder.problem {
+    if let problem = handle.matcherProblem ?? responder.problem {
       issueReporter.report(DoppelIssue("Invalid stub: \(problem.message)", location: location))
     }
     return handle
@@ -226,7 +226,7 @@ public final class Backend: Sendable {
   /// each was declared. Empty when every stub is valid.
   public var problems: [DoppelIssue] {
     router.stubs.compactMap { stub in
-      (stub.matcher.problem ?? stub.responder.problem).map {
+      (stub.matcherProblem ?? stub.responder.problem).map {
         DoppelIssue("Invalid stub: \($0.message)", location: stub.location)
       }
     }
@@ -340,7 +340,7 @@ public final class Backend: Sendable {
     var issues = unmatched.map { DoppelIssue($0, location: nil, isUnmatchedRequest: true) }
     for stub in router.stubs {
       // The expectation first: most stubs have none, and finding a matcher's problem walks it.
-      guard let expected = stub.expectedCalls ?? (requireAll ? 1...Int.max : nil), stub.matcher.problem == nil
+      guard let expected = stub.expectedCalls ?? (requireAll ? 1...Int.max : nil), stub.matcherProblem == nil
       else { continue }
       let calls = stub.callCount
       guard !expected.contains(calls) else { continue }

@@ -44,6 +44,8 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   let reusableResponse: Response?
   /// The matcher.
   public let matcher: Matcher
+  /// The matcher's ``Matcher/problem``, worked out once (from its plan).
+  let matcherProblem: DoppelError?
   let responder: Responder
   /// The name given at registration, if any.
   public let name: String?
@@ -108,6 +110,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     order: Int, lock: PlainLock, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
+    matcherProblem = plan.problem
     isFlat = plan.isFlat
     literals = plan.literals
     others = plan.others
@@ -335,8 +338,9 @@ extension Matcher {
     let path: String?
     /// The first literal host the matcher requires, if any: the router's key when it has no path.
     let host: String?
-    /// The matcher's ``Matcher/problem``, worked out once: registering a stub asks for it, and for
-    /// a cached matcher the plan is shared by every stub made from it.
+    /// The matcher's ``Matcher/problem``, worked out once: registering a stub, verifying a backend
+    /// and every near-miss report ask for it, and a cached matcher's plan is shared by every stub
+    /// made from it.
     let problem: DoppelError?
 
     init(_ matcher: Matcher) {

@@ -209,7 +209,7 @@ extension Backend {
   /// oldest), with the fields that differ: what a one-line log of an unmatched request shows.
   package func closestStub(to request: Request) -> (stub: StubHandle, differences: [String])? {
     var best: (stub: StubHandle, passed: Int, failed: Int, lines: [Matcher.CheckLine])?
-    for stub in router.stubs where stub.matcher.problem == nil {
+    for stub in router.stubs where stub.matcherProblem == nil {
       let lines = stub.matcher.check(request)
       let passed = lines.filter(\.passed).count
       let failed = lines.count - passed

@@ -10,8 +10,8 @@ enum NearMissReport {
     }
     let graphQL = GraphQLRequest(request)
     if let graphQL { lines.append("  GraphQL operation: \(graphQL.summary)") }
-    let invalid = stubs.filter { $0.matcher.problem != nil }
-    let ranked = rank(request, stubs.filter { $0.matcher.problem == nil }, state: state)
+    let invalid = stubs.filter { $0.matcherProblem != nil }
+    let ranked = rank(request, stubs.filter { $0.matcherProblem == nil }, state: state)
     if stubs.isEmpty {
       lines.append("The backend has no stubs.")
       lines.append(
@@ -49,7 +49,7 @@ enum NearMissReport {
     }
     if !invalid.isEmpty {
       lines.append("Invalid stubs (they match nothing):")
-      for stub in invalid { lines.append("  \(stub.location)  \(stub.matcher.problem?.message ?? "")") }
+      for stub in invalid { lines.append("  \(stub.location)  \(stub.matcherProblem?.message ?? "")") }
     }
     lines.append("Add a stub for this request, or fix the closest one.")
     return lines.joined(separator: "\n")
@@ -57,7 +57,7 @@ enum NearMissReport {
 
   /// The stub the report lists first, if any: the one most likely meant for `request`.
   static func closestStub(to request: Request, among stubs: [StubHandle], state: StateMachines) -> StubHandle? {
-    rank(request, stubs.filter { $0.matcher.problem == nil }, state: state).first?.stub
+    rank(request, stubs.filter { $0.matcherProblem == nil }, state: state).first?.stub
   }
 
   private struct Candidate {
