@@ -56,5 +56,10 @@ import Testing
     #expect(classA.routeID == a.id)
     #expect(classB.routeID == b.id)
     #expect(ScopedProtocolClass.make(for: 0xDEAD_BEEF).routeID == 0xDEAD_BEEF)
+    // The class that serves `URLSession.shared` for a number is another class, with the same number.
+    let intercepting = ProcessWideURLProtocol.make(for: 0xDEAD_BEEF)
+    #expect(intercepting != ScopedProtocolClass.make(for: 0xDEAD_BEEF))
+    #expect(intercepting.routeID == 0xDEAD_BEEF)
+    #expect(ScopedProtocolClass.number(of: intercepting) == 0xDEAD_BEEF)
   }
 }

@@ -11,7 +11,9 @@ class ProcessWideURLProtocol: DoppelURLProtocol {
     func interceptor<Number: ScopeNumber>(_: Number.Type) -> ProcessWideURLProtocol.Type {
       InterceptingURLProtocol<Number>.self
     }
-    return interceptor(ScopedProtocolClass.number(for: id))
+    let made = interceptor(ScopedProtocolClass.number(for: id))
+    ScopedProtocolClass.note(made, number: id)
+    return made
   }
 }
 
@@ -22,10 +24,12 @@ class ProcessWideURLProtocol: DoppelURLProtocol {
 /// while that backend intercepted uses the network again once it stops, and never reaches a
 /// backend that intercepts later.
 final class InterceptingURLProtocol<Number: ScopeNumber>: ProcessWideURLProtocol {
-  override class var routeID: UInt32 { Number.number }
+  // Read from the table `make(for:)` fills: spelling the number out costs a conformance lookup per bit.
+  override class var routeID: UInt32 { ScopedProtocolClass.number(of: self) ?? Number.number }
 
   override class func canInit(with request: URLRequest) -> Bool {
-    ProcessWide.state.withLock { $0.backend } == Number.number
+    let number = routeID
+    return ProcessWide.state.withLock { $0.backend } == number
   }
 }
 

@@ -47,6 +47,12 @@ enum ScopedProtocolClass {
     return made
   }
 
+  /// Notes that `type`, another class made from a number's type (see `ProcessWideURLProtocol`),
+  /// stands for `id`, so that ``number(of:)`` finds it.
+  static func note(_ type: DoppelURLProtocol.Type, number id: UInt32) {
+    made.withLock { $0.numbers[ObjectIdentifier(type)] = id }
+  }
+
   /// The number `type` was made for, when ``make(for:)`` made it: what its `routeID` is, read on
   /// every request. Reading it back from the type argument instead asks the runtime for one
   /// conformance per bit, about a microsecond for a number in the thousands.
