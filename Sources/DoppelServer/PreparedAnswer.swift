@@ -35,8 +35,11 @@
 
   extension NIOHTTP1.HTTPHeaders {
     /// Whether a `Connection` field says `close`.
-    var asksToClose: Bool {
-      self[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+    var asksToClose: Bool { connectionNames("close") }
+
+    /// Whether a `Connection` field names `option` (`close`, `upgrade`), in any case.
+    func connectionNames(_ option: String) -> Bool {
+      self[canonicalForm: "connection"].contains { $0.lowercased() == option }
     }
   }
 
@@ -47,8 +50,7 @@
     /// cannot serve another request.
     var asksToSwitchProtocols: Bool {
       method == .CONNECT
-        || (headers.contains(name: "upgrade")
-          && headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" })
+        || (headers.contains(name: "upgrade") && headers.connectionNames("upgrade"))
     }
   }
 

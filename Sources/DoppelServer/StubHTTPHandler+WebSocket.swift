@@ -33,8 +33,9 @@
       // not stop at this head (for it, no upgrade was asked) and may have parsed a request
       // pipelined behind it, which an upgrade would hand to the WebSocket frame decoder: a crash.
       // Such a request is served as plain HTTP, as the parser already treats it.
-      let asksToUpgrade = head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
-      guard !shuttingDown, !hasBody, !admin, asksToUpgrade else { return eventLoop.makeSucceededFuture(nil) }
+      guard !shuttingDown, !hasBody, !admin, head.headers.connectionNames("upgrade") else {
+        return eventLoop.makeSucceededFuture(nil)
+      }
       let backend = core.backend
       guard let request = core.request(for: head, body: nil, backend: backend) else {
         return eventLoop.makeSucceededFuture(nil)
