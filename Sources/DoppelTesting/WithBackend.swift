@@ -39,16 +39,10 @@ public func withBackend<R>(
   clock: any Clock<Duration> = ContinuousClock(), _ body: (Backend) throws -> R,
   fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) rethrows -> R {
-  let scope = BackendScope(
+  try BackendScope(
     unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
-    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-  do {
-    let result = try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
-    scope.report()
-    return result
-  } catch {
-    throw scope.report(rethrowing: error)
-  }
+    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  ).run(reportingTo: nil, body)
 }
 
 /// Runs `body` with a new backend, then reports what went wrong as test failures: the `async`
@@ -71,20 +65,40 @@ public func withBackend<R>(
   isolation: isolated (any Actor)? = #isolation, _ body: (Backend) async throws -> R,
   fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) async rethrows -> R {
-  let scope = BackendScope(
+  try await BackendScope(
     unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
-    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-  do {
-    let result = try await Backend.$scoped.withValue(
-      scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
-    scope.report()
-    return result
-  } catch {
-    throw scope.report(rethrowing: error)
-  }
+    location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  ).run(reportingTo: nil, isolation: isolation, body)
 }
 
 extension BackendScope {
+  /// Runs `body` with the scope's backend (which is ``Doppel/Backend/current`` inside it), then
+  /// ends the scope and records its failures in the running test, for `testCase` under XCTest;
+  /// an error `body` throws is rethrown as ``report(rethrowing:testCase:)`` turns it.
+  func run<R>(reportingTo testCase: AnyObject?, _ body: (Backend) throws -> R) rethrows -> R {
+    do {
+      let result = try Backend.$scoped.withValue(backend) { try body(backend) }
+      report(testCase: testCase)
+      return result
+    } catch {
+      throw report(rethrowing: error, testCase: testCase)
+    }
+  }
+
+  /// The `async` form of ``run(reportingTo:_:)``, running `body` on `isolation`.
+  func run<R>(
+    reportingTo testCase: AnyObject?, isolation: isolated (any Actor)?, _ body: (Backend) async throws -> R
+  ) async rethrows -> R {
+    do {
+      let result = try await Backend.$scoped.withValue(
+        backend, operation: { try await body(backend) }, isolation: isolation)
+      report(testCase: testCase)
+      return result
+    } catch {
+      throw report(rethrowing: error, testCase: testCase)
+    }
+  }
+
   /// Ends the scope and records its failures in the running test.
   func report(testCase: AnyObject? = nil) {
     report(testCase: testCase, alreadyRecorded: [])

@@ -69,16 +69,10 @@
       clock: any Clock<Duration> = ContinuousClock(), _ body: (Backend) throws -> R,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) rethrows -> R {
-      let scope = BackendScope(
+      try BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
-        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-      do {
-        let result = try Backend.$scoped.withValue(scope.backend) { try body(scope.backend) }
-        scope.report(testCase: self)
-        return result
-      } catch {
-        throw scope.report(rethrowing: error, testCase: self)
-      }
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      ).run(reportingTo: self, body)
     }
 
     /// The `async` form of ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
@@ -89,17 +83,10 @@
       isolation: isolated (any Actor)? = #isolation, _ body: (Backend) async throws -> R,
       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async rethrows -> R {
-      let scope = BackendScope(
+      try await BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
-        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-      do {
-        let result = try await Backend.$scoped.withValue(
-          scope.backend, operation: { try await body(scope.backend) }, isolation: isolation)
-        scope.report(testCase: self)
-        return result
-      } catch {
-        throw scope.report(rethrowing: error, testCase: self)
-      }
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      ).run(reportingTo: self, isolation: isolation, body)
     }
   }
 
