@@ -154,9 +154,11 @@
 
       @Test func aSlowAnswerIsNotTheClientsFault() async throws {
         let backend = quietBackend()
-        backend.stub(.get("/slow"), .text("late").delayed(by: .milliseconds(600)))
+        backend.stub(.get("/slow"), .text("late").delayed(by: .milliseconds(2_500)))
         // The answer takes longer than the header and body timeouts; the idle timeout runs after it.
-        let configuration = configuration(header: .milliseconds(200), body: .milliseconds(200), idle: .seconds(5))
+        // 1 second each: a loaded machine must not delay reading the head past them (with 200 ms it
+        // did once, under a load average of 5).
+        let configuration = configuration(header: .seconds(1), body: .seconds(1), idle: .seconds(10))
         try await withStubServer(backend, configuration: configuration) { server in
           let connection = try await RawConnection.connect(port: server.port)
           try await connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
