@@ -194,6 +194,21 @@
         }
       }
 
+      /// Reads a response's head, up to and with the blank line; `nil` when the connection ends or
+      /// goes quiet first.
+      func readHead() async throws -> [UInt8]? {
+        let descriptor = descriptor
+        return try await blocking {
+          var bytes: [UInt8] = []
+          var byte: UInt8 = 0
+          while !bytes.ends(with: [13, 10, 13, 10]) {
+            guard recv(descriptor, &byte, 1, 0) == 1 else { return nil }
+            bytes.append(byte)
+          }
+          return bytes
+        }
+      }
+
       /// Reads one response with a `Content-Length` body: its head as text and its body.
       func readResponse() async throws -> (head: String, body: String)? {
         let descriptor = descriptor
