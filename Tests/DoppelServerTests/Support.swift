@@ -198,28 +198,25 @@
       /// goes quiet first.
       func readHead() async throws -> [UInt8]? {
         let descriptor = descriptor
-        return try await blocking {
-          var bytes: [UInt8] = []
-          var byte: UInt8 = 0
-          while !bytes.ends(with: [13, 10, 13, 10]) {
-            guard recv(descriptor, &byte, 1, 0) == 1 else { return nil }
-            bytes.append(byte)
-          }
-          return bytes
+        return try await blocking { Self.head(from: descriptor) }
+      }
+
+      /// The head `readHead()` reads, read on the calling thread.
+      private static func head(from descriptor: Int32) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while !bytes.ends(with: [13, 10, 13, 10]) {
+          guard recv(descriptor, &byte, 1, 0) == 1 else { return nil }
+          bytes.append(byte)
         }
+        return bytes
       }
 
       /// Reads one response with a `Content-Length` body: its head as text and its body.
       func readResponse() async throws -> (head: String, body: String)? {
         let descriptor = descriptor
         return try await blocking {
-          var bytes: [UInt8] = []
-          var byte: UInt8 = 0
-          while !bytes.ends(with: [13, 10, 13, 10]) {
-            let count = recv(descriptor, &byte, 1, 0)
-            guard count == 1 else { return nil }
-            bytes.append(byte)
-          }
+          guard let bytes = Self.head(from: descriptor) else { return nil }
           let head = String(decoding: bytes, as: UTF8.self)
           let length =
             head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
