@@ -41,12 +41,16 @@ final class Router: Sendable {
       }
     }
 
-    /// Adds `stub` in order. Call it on a bucket taken out of its dictionary (see
-    /// ``Router/add(_:to:key:)``), so that the array is not shared and grows in place.
+    /// Adds `stub` in order. Called in place in its dictionary (see ``Router/add(_:to:key:)``), so
+    /// that the array is not shared and grows in place.
     mutating func append(_ stub: StubHandle) {
       switch self {
       case .one(let first): self = first.order < stub.order ? .many([first, stub]) : .many([stub, first])
       case .many(var stubs):
+        if stubs.isEmpty {
+          self = .one(stub)
+          return
+        }
         self = .empty  // lets go of the array, so `stubs` is its only owner
         // Ordinary stubs always come last; a fallback stub goes before the first ordinary one.
         if let last = stubs.last, last.order < stub.order {
@@ -160,15 +164,10 @@ final class Router: Sendable {
     return handle
   }
 
-  /// Files `stub` under `key`: the bucket is taken out while it grows, so that many stubs on one
-  /// path (a long cassette) cost linear time, not quadratic.
+  /// Files `stub` under `key`, with one lookup. The bucket grows in place, inside the dictionary,
+  /// so that many stubs on one path (a long cassette) cost linear time, not quadratic.
   private static func add(_ stub: StubHandle, to buckets: inout [String: Bucket], key: String) {
-    guard var bucket = buckets.removeValue(forKey: key) else {
-      buckets[key] = .one(stub)
-      return
-    }
-    bucket.append(stub)
-    buckets[key] = bucket
+    buckets[key, default: .empty].append(stub)
   }
 
   private func remove(_ handle: StubHandle) {
