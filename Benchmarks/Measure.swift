@@ -159,7 +159,7 @@ struct Outcome: Sendable {
 
 /// `-20.4` as `-20%`, `3` as `+3%`.
 func signedPercent(_ value: Double) -> String {
-  guard value.isFinite else { return "n/a" }
+  guard value.isFinite, abs(value) < 1e15 else { return "n/a" }
   let whole = Int(value.rounded())
   return (whole > 0 ? "+" : "") + "\(whole)%"
 }

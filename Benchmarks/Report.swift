@@ -41,22 +41,24 @@ func loadAverage() -> String {
 
 /// `12345.6` as `12,346`.
 func grouped(_ value: Double) -> String {
-  guard value.isFinite else { return "n/a" }
-  let digits = String(Int(value.rounded()))
+  guard value.isFinite, abs(value) < 1e15 else { return "n/a" }
+  let whole = Int(value.rounded())
+  let digits = String(whole.magnitude)
   var result = ""
   for (offset, character) in digits.reversed().enumerated() {
     if offset > 0 && offset % 3 == 0 { result.append(",") }
     result.append(character)
   }
-  return String(result.reversed())
+  return (whole < 0 ? "-" : "") + String(result.reversed())
 }
 
 /// `0.9412` as `0.94`.
 func twoDecimals(_ value: Double) -> String {
-  guard value.isFinite else { return "n/a" }
-  let hundredths = Int((value * 100).rounded())
+  guard value.isFinite, abs(value) < 1e15 else { return "n/a" }
+  let hundredths = Int((abs(value) * 100).rounded())
   let fraction = String(hundredths % 100)
-  return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
+  let sign = hundredths > 0 && value < 0 ? "-" : ""
+  return "\(sign)\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
 }
 
 /// The "met" cell: `yes`, `**no**`, `**no** (noisy)` when the median reaches the goal but the rounds
