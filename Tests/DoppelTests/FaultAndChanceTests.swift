@@ -221,6 +221,10 @@ import Testing
         #"1:82: stubs[0].response.delay.uniform.max: "max" is shorter than "min"; no delay fits. Swap them."#
       ),
       (
+        #"{"stubs": [{"request": "/a", "response": {"delay": {"uniform": {"min": "50ms"}}}}]}"#,
+        #"1:64: stubs[0].response.delay.uniform: a uniform delay needs both "min" and "max", for example {"min": "50ms", "max": "400ms"}."#
+      ),
+      (
         #"{"stubs": [{"request": "/a", "response": {"delay": {"lognormal": {"median": "1s", "sigma": 11}}}}]}"#,
         #"1:92: stubs[0].response.delay.lognormal.sigma: expected a spread from 0 to 10, such as 0.6, found the number 11, which is out of range."#
       ),

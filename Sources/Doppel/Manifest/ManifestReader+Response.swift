@@ -121,14 +121,11 @@ extension ManifestReader {
     }
     if let chunked = fields["chunked"] {
       let chunkPath = path + "chunked"
-      let chunk = try object(
-        chunked, chunkPath, known: ManifestKeys.chunked, what: "chunking ({\"size\": 512, \"every\": \"50ms\"})")
-      guard let size = chunk["size"], let every = chunk["every"] else {
-        throw error(
-          chunked, chunkPath,
+      let (size, every) = try bothFields(
+        chunked, chunkPath, keys: ManifestKeys.chunked, what: "chunking ({\"size\": 512, \"every\": \"50ms\"})",
+        missing:
           "chunking needs both \"size\" (bytes) and \"every\" (a duration), for example {\"size\": 512, \"every\": \"50ms\"}."
-        )
-      }
+      )
       response = response.chunked(
         size: try integer(
           size, chunkPath + "size", in: 1...Self.maximumCount, what: "a chunk size in bytes (1 to 1000000000)"),
@@ -141,15 +138,12 @@ extension ManifestReader {
     }
     if let failing = fields["failing"] {
       let failingPath = path + "failing"
-      let settings = try object(
-        failing, failingPath, known: ManifestKeys.failing,
-        what: "a failure rate ({\"rate\": 0.2, \"with\": {\"status\": 503}})")
-      guard let rate = settings["rate"], let with = settings["with"] else {
-        throw error(
-          failing, failingPath,
+      let (rate, with) = try bothFields(
+        failing, failingPath, keys: ManifestKeys.failing,
+        what: "a failure rate ({\"rate\": 0.2, \"with\": {\"status\": 503}})",
+        missing:
           "a failure rate needs both \"rate\" (the share of requests that fail, from 0 to 1) and \"with\" (the response they get), for example {\"rate\": 0.2, \"with\": {\"status\": 503}}."
-        )
-      }
+      )
       let failure = try self.response(
         object(with, failingPath + "with", known: ManifestKeys.failingResponse, what: "the response of failed requests")
       )
@@ -169,14 +163,9 @@ extension ManifestReader {
     try requireAtMostOne(ManifestKeys.randomDelay, in: fields, "a delay has one distribution; keep one.")
     if let uniform = fields["uniform"] {
       let uniformPath = path + "uniform"
-      let bounds = try object(
-        uniform, uniformPath, known: ManifestKeys.uniformDelay, what: "bounds ({\"min\": \"50ms\", \"max\": \"400ms\"})"
-      )
-      guard let min = bounds["min"], let max = bounds["max"] else {
-        throw error(
-          uniform, uniformPath,
-          "a uniform delay needs both \"min\" and \"max\", for example {\"min\": \"50ms\", \"max\": \"400ms\"}.")
-      }
+      let (min, max) = try bothFields(
+        uniform, uniformPath, keys: ManifestKeys.uniformDelay, what: "bounds ({\"min\": \"50ms\", \"max\": \"400ms\"})",
+        missing: "a uniform delay needs both \"min\" and \"max\", for example {\"min\": \"50ms\", \"max\": \"400ms\"}.")
       let low = try duration(min, uniformPath + "min")
       let high = try duration(max, uniformPath + "max")
       guard low <= high else {
@@ -186,15 +175,12 @@ extension ManifestReader {
     }
     if let lognormal = fields["lognormal"] {
       let lognormalPath = path + "lognormal"
-      let settings = try object(
-        lognormal, lognormalPath, known: ManifestKeys.lognormalDelay,
-        what: "a lognormal delay ({\"median\": \"120ms\", \"sigma\": 0.6})")
-      guard let median = settings["median"], let sigma = settings["sigma"] else {
-        throw error(
-          lognormal, lognormalPath,
+      let (median, sigma) = try bothFields(
+        lognormal, lognormalPath, keys: ManifestKeys.lognormalDelay,
+        what: "a lognormal delay ({\"median\": \"120ms\", \"sigma\": 0.6})",
+        missing:
           "a lognormal delay needs both \"median\" (a duration) and \"sigma\" (the spread, such as 0.6), for example {\"median\": \"120ms\", \"sigma\": 0.6}."
-        )
-      }
+      )
       return .lognormal(
         median: try duration(median, lognormalPath + "median"),
         sigma: try number(sigma, lognormalPath + "sigma", in: 0...10, what: "a spread from 0 to 10, such as 0.6"))

@@ -85,6 +85,18 @@ struct ManifestReader {
     return Fields(node: node, path: path, members: members)
   }
 
+  /// The two fields of an object whose only keys, `keys` (two of them, such as a chunking's
+  /// `size` and `every`), must both be there; `missing` is the error when one is not.
+  func bothFields(
+    _ node: PositionedJSON, _ path: ManifestKeyPath, keys: [String], what: String, missing: String
+  ) throws(ManifestProblem) -> (PositionedJSON, PositionedJSON) {
+    let fields = try object(node, path, known: keys, what: what)
+    guard keys.count == 2, let first = fields[keys[0]], let second = fields[keys[1]] else {
+      throw error(node, path, missing)
+    }
+    return (first, second)
+  }
+
   /// An error unless at most one of `keys` is present.
   func requireAtMostOne(_ keys: [String], in fields: Fields, _ reason: String) throws(ManifestProblem) {
     let present = fields.present(keys)
