@@ -17,9 +17,8 @@ let package = Package(
   products: [
     .library(name: "Doppel", targets: ["Doppel"]),
     .library(name: "DoppelTesting", targets: ["DoppelTesting"]),
-    .executable(name: "catfancy", targets: ["catfancy"]),
     .library(name: "DoppelServer", targets: ["DoppelServer"]),
-    .executable(name: "doppel", targets: ["doppel"]),
+    .executable(name: "doppel-cli", targets: ["DoppelCLI"]),
     .library(name: "DoppelOpenAPI", targets: ["DoppelOpenAPI"]),
   ],
   traits: [
@@ -59,19 +58,19 @@ let package = Package(
 
     // The breeds app from the seed article, as a library plus a command-line tool.
     .target(
-      name: "CatFancy",
+      name: "CatFancyKit",
       dependencies: ["Doppel"],
-      path: "Examples/CatFancy/Sources/CatFancy",
+      path: "Examples/CatFancy/Sources/CatFancyKit",
       resources: [.copy("Fixtures")]
     ),
     .executableTarget(
       name: "catfancy",
-      dependencies: ["CatFancy"],
+      dependencies: ["CatFancyKit"],
       path: "Examples/CatFancy/Sources/catfancy"
     ),
     .testTarget(
       name: "CatFancyTests",
-      dependencies: ["CatFancy", "Doppel"],
+      dependencies: ["CatFancyKit", "Doppel"],
       path: "Examples/CatFancy/Tests/CatFancyTests"
     ),
 
@@ -91,21 +90,21 @@ let package = Package(
 
     // The doppel tool: serve, record, lint.
     .executableTarget(
-      name: "doppel",
+      name: "DoppelCLI",
       dependencies: [
         "DoppelServer",
         "DoppelOpenAPI",
         .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
       ]
     ),
-    .testTarget(name: "DoppelCLITests", dependencies: ["doppel", "DoppelServer"]),
+    .testTarget(name: "DoppelCLITests", dependencies: ["DoppelCLI", "DoppelServer"]),
 
     // Every Swift code block of README.md and the DocC articles, compiled: the sources in
     // Tests/DocumentationTests/Generated are written by Scripts/extract-doc-snippets, and a test
     // checks that they are up to date. Blocks about DoppelServer compile with the Server trait.
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["CatFancy", "DoppelTesting", "DoppelServer", "DoppelOpenAPI"],
+      dependencies: ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI"],
       resources: [.copy("Fixtures")]
     ),
 
@@ -126,7 +125,7 @@ let package = Package(
     .testTarget(
       name: "DoppelOpenAPITests",
       dependencies: [
-        "DoppelOpenAPI", "DoppelTesting", "CatFancy", "DoppelServer",
+        "DoppelOpenAPI", "DoppelTesting", "CatFancyKit", "DoppelServer",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
         .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
       ],

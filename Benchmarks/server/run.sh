@@ -36,8 +36,8 @@ fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
 echo "Building doppel (release)…" >&2
-swift build -c release --traits Server --product doppel --scratch-path .build-server-release >&2
-doppel_bin=$(swift build -c release --traits Server --product doppel --scratch-path .build-server-release --show-bin-path)/doppel
+swift build -c release --traits Server --product doppel-cli --scratch-path .build-server-release >&2
+doppel_bin=$(swift build -c release --traits Server --product doppel-cli --scratch-path .build-server-release --show-bin-path)/doppel-cli
 
 work=$(mktemp -d)
 server_pid=""

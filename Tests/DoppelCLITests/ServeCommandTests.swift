@@ -67,7 +67,7 @@
     }
 
     @Test func servesTheCatFancyManifest() async throws {
-      let fixtures = packageRoot.appendingPathComponent("Examples/CatFancy/Sources/CatFancy/Fixtures")
+      let fixtures = packageRoot.appendingPathComponent("Examples/CatFancy/Sources/CatFancyKit/Fixtures")
       let doppel = try DoppelProcess(["serve", fixtures.path, "--scenario", "withMore", "--port", "0", "--no-watch"])
       let base = try await doppel.serverURL()
       let (status, body) = try await fetch(base.appendingPathComponent("CatFancy/breeds.json"))

@@ -7,7 +7,7 @@
     import FoundationNetworking
   #endif
 
-  /// The `doppel` executable built next to the test bundle.
+  /// The `doppel-cli` executable (the doppel tool) built next to the test bundle.
   func doppelExecutable() throws -> URL {
     var directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     if let arguments = CommandLine.arguments.first {
@@ -17,11 +17,12 @@
       directories.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
     }
     for directory in directories {
-      let candidate = directory.appendingPathComponent("doppel")
+      let candidate = directory.appendingPathComponent("doppel-cli")
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
     }
     throw DoppelError(
-      "The doppel executable is not next to the tests (looked in \(directories.map(\.path))). Run swift build first.")
+      "The doppel-cli executable is not next to the tests (looked in \(directories.map(\.path))). Run swift build first."
+    )
   }
 
   /// The package's root directory.

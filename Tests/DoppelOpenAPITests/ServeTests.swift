@@ -1,5 +1,5 @@
 #if OpenAPI
-  import CatFancy
+  import CatFancyKit
   import Doppel
   import DoppelOpenAPI
   import DoppelTesting

@@ -185,7 +185,7 @@ enum DocSnippets {
   }
 
   static func source(for blocks: [Block], of document: String) -> String {
-    var imports: Set<String> = ["CatFancy", "Doppel", "DoppelTesting", "Foundation", "Testing", "XCTest"]
+    var imports: Set<String> = ["CatFancyKit", "Doppel", "DoppelTesting", "Foundation", "Testing", "XCTest"]
     if blocks.contains(where: { $0.server && $0.skipReason == nil }) { imports.insert("DoppelServer") }
     if blocks.contains(where: { $0.openAPI && $0.skipReason == nil }) { imports.insert("DoppelOpenAPI") }
     var bodies: [String] = []

@@ -8,7 +8,7 @@
 // Nothing here creates a URLSession before the command is known: `--shared` must register
 // Doppel's process-wide interception before the first URLSession exists (a Linux requirement).
 
-import CatFancy
+import CatFancyKit
 import Doppel
 import Foundation
 

@@ -1,4 +1,4 @@
-import CatFancy
+import CatFancyKit
 import Doppel
 import Foundation
 import Testing

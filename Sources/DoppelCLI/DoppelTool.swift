@@ -10,7 +10,7 @@
       abstract: "A stand-in HTTP backend: serve stubs, record traffic, check manifests and cassettes.",
       discussion: """
         Examples:
-          doppel serve Examples/CatFancy/Sources/CatFancy/Fixtures
+          doppel serve Examples/CatFancy/Sources/CatFancyKit/Fixtures
           doppel serve doppel.json --scenario empty --port 8080
           doppel serve recorded.har
           doppel record --upstream https://api.example.com --out api.har
@@ -41,7 +41,7 @@
     static func main() {
       let message = """
         doppel was built without the Server trait, which brings the stub server and SwiftNIO.
-        Build it with the trait on: swift run --traits Server doppel --help
+        Build it with the trait on: swift run --traits Server doppel-cli --help
 
         """
       FileHandle.standardError.write(Data(message.utf8))
