@@ -1,10 +1,6 @@
 import Doppel
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The first few wrong answers, kept so a failing run says what went wrong.
 let failureLog = Guarded<[String]>([])
 

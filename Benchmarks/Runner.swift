@@ -1,10 +1,6 @@
 import Doppel
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Writes a progress line to standard error, keeping standard output for the results.
 func progress(_ message: String) {
   FileHandle.standardError.write(Data("\(message)\n".utf8))

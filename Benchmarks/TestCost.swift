@@ -1,10 +1,6 @@
 import Doppel
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The cost of a test, the way a suite pays it: each "request" of this comparison is one whole
 /// test case. Doppel's side makes a backend, 20 stubs and its session, sends 5 requests, verifies
 /// and releases everything; the floor makes a fresh ephemeral session over the minimal URLProtocol

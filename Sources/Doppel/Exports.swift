@@ -1,8 +1,4 @@
 // `import Doppel` is enough to write the URLSession code a test needs (`URLRequest`,
-// `HTTPURLResponse`, `URLSession`): on Linux those live in FoundationNetworking, which a user
-// would otherwise have to import by hand, behind `#if canImport`.
+// `HTTPURLResponse`, `URLSession`): on Linux those live in FoundationNetworking, which
+// Platform/FoundationNetworking.swift exports too.
 @_exported import Foundation
-
-#if canImport(FoundationNetworking)
-  @_exported import FoundationNetworking
-#endif

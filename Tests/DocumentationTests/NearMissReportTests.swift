@@ -2,10 +2,6 @@ import Doppel
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The near-miss reports the documentation shows are what Doppel prints for the stubs they name.
 @Suite struct NearMissReportTests {
   /// The report for `GET https://api.example.com/breed.json` with `stubs` declared in `file` at

@@ -2,10 +2,6 @@ import CatFancyKit
 import Doppel
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 // What the documentation's snippets refer to without declaring it. The types are the CatFancy
 // example's (Examples/CatFancy): Breed, Breeds, BreedListModel, BreedListState, BreedRequester. The
 // values below stand for the reader's own, or for what an earlier snippet of the same page made.

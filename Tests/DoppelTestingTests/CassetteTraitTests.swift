@@ -4,10 +4,6 @@ import Testing
 
 @testable import DoppelTesting
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A cassette written before the tests are discovered, for a test that uses the real trait.
 enum PrerecordedCassette {
   static let path: String = {

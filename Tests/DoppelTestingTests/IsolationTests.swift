@@ -3,10 +3,6 @@ import Testing
 
 @testable import DoppelTesting
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The proof of isolation: hundreds of test cases run in parallel, each stubbing the same URLs
 /// with bodies of its own and firing concurrent requests, and each sees only its own answers.
 @Suite(.doppel { $0.stub(.get("https://api.example.com/shared"), .text("suite")) })

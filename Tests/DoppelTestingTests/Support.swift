@@ -2,10 +2,6 @@ import Foundation
 
 @testable import DoppelTesting
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A breed, as the tiny model below loads it.
 struct Breed: Codable, Equatable, Sendable {
   let name: String

@@ -2,10 +2,6 @@ import DoppelTesting
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The cost of a test through the trait, measured as a suite pays it: 2,000 parameterized cases,
 /// each with its own backend (20 stubs, given by `.doppel`), 5 requests through
 /// `Backend.current.session` and the trait's verification; against the same 2,000 cases each

@@ -3,10 +3,6 @@ import Testing
 
 @testable import DoppelTesting
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(Breed.all)) })
 struct VerificationTests {
   struct Order: Codable, Equatable {

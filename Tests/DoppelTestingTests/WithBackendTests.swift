@@ -3,10 +3,6 @@ import Testing
 
 @testable import DoppelTesting
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct WithBackendTests {
   @Test func anUnmatchedRequestFailsTheTestWithTheNearMissReport() async throws {
     let stubLine = #line + 4

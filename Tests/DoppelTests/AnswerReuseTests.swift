@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A stub that always gives the same in-memory response builds its answer once and reuses it for
 /// the next request to the same URL. Whatever is reused, each caller must see exactly what a fresh
 /// answer would give.

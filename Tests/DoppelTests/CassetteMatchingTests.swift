@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct CassetteMatchingTests {
   static func entry(_ url: String, headers: HTTPHeaders = [:], answer: String) throws -> HAREntry {
     try entry(.get, url, headers: headers, answer: answer)

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct CassetteTimingsTests {
   static func entry(_ url: String, body: String = "ok", time: Double = 0, timings: JSONValue?) throws -> HAREntry {
     var entry = try HAREntry(request: Request(url: URL(string: url)!), response: .text(body))

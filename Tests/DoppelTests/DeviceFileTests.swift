@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A file named from outside that is not a regular file (`/dev/zero` never ends) is refused with a
 /// message instead of being read until memory runs out.
 @Suite struct DeviceFileTests {

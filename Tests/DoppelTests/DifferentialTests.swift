@@ -4,10 +4,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The same requests against a stub and against a real HTTP server on loopback serving the same
 /// responses, comparing everything the caller can observe. Known differences are listed in the
 /// README's Linux notes (401 challenges, `task.currentRequest` after redirects).

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `.eventStream(_:every:)`: the `text/event-stream` format, pacing on the backend's clock through
 /// the URLSession door (a delegate sees each event as it arrives) and the in-memory door, a dropped
 /// stream and a reconnect with `Last-Event-ID`, the manifest's `events` and the wire.

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Faults as WireMock has them, random delays and failure rates drawn from a seed.
 @Suite(.timeLimit(.minutes(1))) struct FaultAndChanceTests {
   /// The code each fault fails with: on Linux, what URLSession reported for the same bytes from a

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct RedirectTests {
   @Test func aRelativeRedirectIsFollowedToTheFinalResponse() async throws {
     let backend = quietBackend()

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Templated responses whose template is a fixture file's text: `"file"` with `"template": true`,
 /// and `Response.file(_:).templated()`.
 @Suite struct FileTemplateTests {

@@ -2,10 +2,6 @@ import Doppel
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 // The code blocks of "Code that uses URLSession.shared" and "Clients that make their own sessions"
 // in GettingStarted.md, exactly as written there, so that they compile and pass.
 

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `.graphQL(operation:variables:)` and `.graphQL(persistedQueryHash:)`: the forms GraphQL clients
 /// send, the manifest's `graphql`, the wire to a stub server, and the near-miss report.
 @Suite struct GraphQLMatcherTests {

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct HARFileTests {
   @Test func aCassetteMadeInCodeRoundTrips() throws {
     let cassette = try HARFixtures.madeInCode()

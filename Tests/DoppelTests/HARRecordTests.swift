@@ -4,10 +4,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Every record mode against a real server on 127.0.0.1.
 @Suite struct HARRecordTests {
   /// A server whose answers say how many times their target was asked: `GET /a #2`.

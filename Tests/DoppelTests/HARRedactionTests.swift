@@ -4,10 +4,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct HARRedactionTests {
   @Test func recordingNeverWritesASecret() async throws {
     let server = try TestHTTPServer.start { request in

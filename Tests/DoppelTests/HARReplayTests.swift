@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct HARReplayTests {
   func browserBackend() throws -> Backend {
     let backend = quietBackend()

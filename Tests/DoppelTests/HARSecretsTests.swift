@@ -4,10 +4,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// An upstream on 127.0.0.1 that hands out every kind of secret real APIs do, the way they do.
 enum SecretUpstream {
   static let password = "pw-Hunter2-0001"

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Code that takes a protocol or a closure instead of a `URLSession`, answered in memory by the
 /// same backend, stubs, journal and diagnostics.
 @Suite struct InjectionTests {

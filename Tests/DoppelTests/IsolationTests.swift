@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct IsolationTests {
   /// Many tests in parallel, each with its own backend stubbing the same URLs differently.
   @Test(arguments: 0..<24)

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct JournalTests {
   @Test func postBodyFromHTTPBodyIsVisibleToMatchersAndTheJournal() async throws {
     let backend = quietBackend()

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `backend.loadData`: the closure shape `(URL) async throws -> Data`, answered in memory.
 @Suite struct LoadDataTests {
   /// Client code written against the closure, as an app written around

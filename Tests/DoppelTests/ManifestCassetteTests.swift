@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Cassettes listed in a manifest, with their matching rules and timings.
 @Suite struct ManifestCassetteTests {
   /// A folder holding `recordings/feed.har` (two GETs of /feed with tokens in the query, and a

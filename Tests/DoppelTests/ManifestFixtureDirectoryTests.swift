@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The zero-configuration layout: `<host>/<path>` files served at those URLs.
 @Suite struct ManifestFixtureDirectoryTests {
   /// A fixture directory with the given files, and a backend serving it.

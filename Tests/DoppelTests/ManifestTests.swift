@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A directory of its own under the temporary directory, for manifests and fixture files.
 struct ScratchDirectory {
   let url: URL

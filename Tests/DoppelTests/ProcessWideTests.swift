@@ -4,10 +4,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Process-wide interception inside an ordinary `swift test` process: sessions (including
 /// `URLSession.shared`) already exist and have been used, XCTest and Swift Testing tests share the
 /// process, and other tests run in parallel with their own backends. Every request stays on

@@ -4,10 +4,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A stub that forwards to a real server (here a loopback one), through the URLSession door and in
 /// memory, optionally recording what it got.
 @Suite(.timeLimit(.minutes(1))) struct ProxyTests {

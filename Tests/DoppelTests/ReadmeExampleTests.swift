@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The README's examples, run as written, so the documentation cannot drift from the code.
 @Suite struct ReadmeExampleTests {
   static let manifest = """

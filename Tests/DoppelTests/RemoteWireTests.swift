@@ -2,10 +2,6 @@ import Doppel
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// What DoppelRemote sends: matchers and responses as manifest JSON, read back by the manifest
 /// reader to the same behaviour, and a clear refusal for what a manifest cannot say.
 @Suite struct RemoteWireTests {

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Replacing every stub (how the stub server reloads its files) is one step: requests sent while
 /// it happens meet the old stubs or the new ones, never none.
 @Suite struct ReplaceStubsTests {

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct ResponseTests {
   @Test func contentTypeAndLengthDefaults() async throws {
     let backend = quietBackend()

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// What the tests of a suite share so that a test costs little: method-and-URL matchers and
 /// `HTTPURLResponse`s are built once per process, and a backend's journal starts small. None of it
 /// may let one backend see another's stubs, calls or answers.

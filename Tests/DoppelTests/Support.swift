@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A `GET` request value for matcher tests.
 func request(_ url: String, headers: HTTPHeaders = [:], body: String? = nil) -> Request {
   request(.get, url, headers: headers, body: body)

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct TaskTypeTests {
   private func uploadBackend() -> Backend {
     let backend = quietBackend()

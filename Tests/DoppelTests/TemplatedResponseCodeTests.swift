@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `Response.templated(seed:)`: templates from code, in sequences, and sent by DoppelRemote.
 @Suite struct TemplatedResponseCodeTests {
   @Test func aTemplateFromCodeFillsTheBodyAndHeaders() async throws {

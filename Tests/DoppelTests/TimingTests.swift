@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A flag a test can read while a request is in flight.
 final class Flag: Sendable {
   private let value = Locked(false)

@@ -3,10 +3,6 @@ import Testing
 
 @testable import Doppel
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 @Suite struct UnmatchedTests {
   @Test func failsWithANearMissReportNamingTheDifferingField() async throws {
     let issues = IssueCollector()

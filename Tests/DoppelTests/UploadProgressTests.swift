@@ -3,10 +3,6 @@ import Foundation
 import TestHTTPServer
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A session delegate's `didSendBodyData` for stubbed uploads: the totals a real server produces.
 @Suite(.timeLimit(.minutes(1))) struct UploadProgressTests {
   /// Records what a session delegate is told, in order.

@@ -23,7 +23,7 @@ import Testing
       let task = backend.session.webSocketTask(with: URL(string: "ws://api.example.com/chat")!)
       #expect(
         issues.messages == [
-          "A WebSocket task (ws://api.example.com/chat) cannot be stubbed through a backend's URLSession: FoundationNetworking never passes WebSocket tasks to a URLProtocol. Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
+          "A WebSocket task (ws://api.example.com/chat) cannot be stubbed through a backend's URLSession: URLSession never passes WebSocket tasks to a URLProtocol (on Linux nor on Apple platforms). Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
         ])
       task.resume()
       // The task fails at once: "WebSockets not supported by libcurl" with a distribution's

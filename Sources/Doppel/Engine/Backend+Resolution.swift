@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Backend {
   /// What a front door passes along with a request.
   struct Context: Sendable {

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A stand-in backend: an isolated set of stubs, a journal of every request, and the policies that
 /// decide what happens to a request no stub matches.
 ///

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A session's cookie storage and policy, as the URLSession front door sees them: stored cookies
 /// go out as a `Cookie` header, and `Set-Cookie` in stubbed responses is stored, as a server's
 /// would be.

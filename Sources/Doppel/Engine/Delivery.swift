@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A response ready to hand to a caller: final headers and body bytes, or the failure.
 enum Delivery: Sendable {
   case success(Answer)

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A resolved answer and how to play it back in time. A class, so the front doors pass it along
 /// as one reference.
 final class Playback: Sendable {

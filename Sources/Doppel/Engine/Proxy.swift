@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Responder {
   /// Forwards each request to a real server, so one endpoint can be real while the rest is stubbed:
   ///

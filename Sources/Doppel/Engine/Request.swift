@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A request as a backend sees it: method, URL, headers and the full body bytes.
 ///
 /// Every front door turns what arrives into a `Request`. The body is complete even when the caller

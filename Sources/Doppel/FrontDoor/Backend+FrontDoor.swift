@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 // The engine as a front door in another module of this package sees it: the stub server
 // (`DoppelServer`) turns what arrives into a `Request`, asks for a plan, and plays the beats back
 // as NIO writes. `package`, not public: only this package's modules build front doors.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Cassette {
   /// What a replayed request must share with a recorded one to get its response.
   ///

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Backend {
   /// Registers the cassette's entries as stubs, so that requests get the recorded responses.
   ///

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Something wrong with one field of one HAR entry, found when its bodies are decoded.
 struct HAREntryProblem: Error, Sendable, Equatable {
   /// The field inside the entry: `response.content.encoding`.

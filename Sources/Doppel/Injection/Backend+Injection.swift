@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Backend {
   /// An ``HTTPDataLoading`` answered in memory by this backend, for code that takes a protocol
   /// instead of a `URLSession`.

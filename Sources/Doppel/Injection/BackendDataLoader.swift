@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A backend's in-memory door for code that takes an ``HTTPDataLoading``: requests go straight to
 /// ``Backend/respond(to:)`` (the same stubs, journal, verification and diagnostics as the
 /// backend's sessions), without `URLSession`, so no task-type limits apply and it is much faster.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Something that loads the data for a request: `URLSession`, or a backend's in-memory
 /// ``BackendDataLoader``.
 ///

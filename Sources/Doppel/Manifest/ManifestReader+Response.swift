@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension ManifestReader {
   /// A stub's `response`: one response, or a `sequence` of them.
   func responder(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> Responder {

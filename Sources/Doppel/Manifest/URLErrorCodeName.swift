@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The `URLError` codes a manifest's `"error"` may name, by their Swift names.
 enum URLErrorCodeName {
   static let all: [(name: String, code: URLError.Code)] = [

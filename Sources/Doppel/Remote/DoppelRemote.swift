@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Drives a running stub server (`doppel serve`, or a `StubServer`) from another process, such as
 /// a UI test: switches its scenario, adds and removes stubs, reads and sets its state, reads the
 /// requests it saw and verifies them, and resets it.

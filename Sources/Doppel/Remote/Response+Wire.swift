@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Response {
   /// The response as a manifest's `response` object, as ``DoppelRemote`` sends it.
   ///

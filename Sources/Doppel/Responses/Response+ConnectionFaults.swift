@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Response {
   /// A connection reset before any response arrives: the same as `.fault(.connectionReset)`.
   ///
@@ -98,21 +94,7 @@ enum ConnectionFault: String, Sendable, CaseIterable {
   }
 
   /// The code URLSession reports for these bytes from a real server.
-  var code: URLError.Code {
-    #if canImport(FoundationNetworking)
-      switch self {
-      case .empty: .badServerResponse
-      case .malformedChunk: .unknown
-      case .randomBytes: .unsupportedURL
-      case .reset: .networkConnectionLost
-      }
-    #else
-      switch self {
-      case .empty, .reset: .networkConnectionLost
-      case .malformedChunk, .randomBytes: .cannotParseResponse
-      }
-    #endif
-  }
+  var code: URLError.Code { Platform.current.urlErrorCode(for: self) }
 
   /// The error's description: on Linux, the words URLSession uses for the same bytes.
   var message: String {

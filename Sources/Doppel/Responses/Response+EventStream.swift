@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Response {
   /// A server-sent event stream (`text/event-stream`): the head at once, then one event every
   /// `interval` on the backend's clock (the first after one interval), then the end of the

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// When and how a response is played back: latency, body pacing, faults, redirect following.
 struct Timing: Sendable {
   enum Pacing: Sendable {

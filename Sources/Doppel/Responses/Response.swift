@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// What a stub answers: an HTTP response (status, headers, body) or a failure.
 ///
 /// Use the static factories for the common cases and the modifiers to adjust them:

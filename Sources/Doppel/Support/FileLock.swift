@@ -56,35 +56,6 @@ enum FileLock {
   }
 }
 
-/// What identifies one version of a file: it changes whenever the file is replaced (a new inode)
-/// or written.
-struct FileIdentity: Equatable, Sendable {
-  let device: UInt64
-  let inode: UInt64
-  let size: Int64
-  let seconds: Int
-  let nanoseconds: Int
-  /// Whether it is a regular file (not a directory, a device or a pipe).
-  let isRegularFile: Bool
-
-  /// The identity of the file at `path` now, or `nil` when there is none.
-  init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
-    device = UInt64(truncatingIfNeeded: info.st_dev)
-    inode = UInt64(truncatingIfNeeded: info.st_ino)
-    size = Int64(truncatingIfNeeded: info.st_size)
-    #if canImport(Darwin)
-      seconds = Int(info.st_mtimespec.tv_sec)
-      nanoseconds = Int(info.st_mtimespec.tv_nsec)
-    #else
-      seconds = Int(info.st_mtim.tv_sec)
-      nanoseconds = Int(info.st_mtim.tv_nsec)
-    #endif
-  }
-}
-
 /// Reads a whole file named from outside (a manifest, a cassette, a response body file), refusing
 /// what is not a regular file: a device such as `/dev/zero`, a pipe or a socket may never end, and
 /// reading it whole would take all the memory there is.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Backend {
   /// A `URLSession` whose every request is answered by this backend. The same session every time.
   ///
@@ -12,11 +8,8 @@ extension Backend {
   /// every request. Hand it to the code under test in place of `URLSession.shared`.
   public var session: URLSession {
     cachedSession {
-      #if canImport(FoundationNetworking)
-        makeSession(configuration: BackendRegistry.shared.sessionBase(), recycles: true)
-      #else
-        makeSession()
-      #endif
+      Platform.current.reusesSessionStorages
+        ? makeSession(configuration: BackendRegistry.shared.sessionBase(), recycles: true) : makeSession()
     }
   }
 
@@ -64,12 +57,8 @@ extension Backend {
     delegateQueue: OperationQueue? = nil, recycles: Bool
   ) -> URLSession {
     let (configuration, route) = routedConfiguration(basedOn: base, tracked: true, recycles: recycles)
-    #if canImport(FoundationNetworking)
-      // Routes the task types a URLProtocol cannot serve on Linux through ones it can.
-      let session = DoppelSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-    #else
-      let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-    #endif
+    let session = Platform.current.makeSession(
+      configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     BackendRegistry.shared.track(session, route: route, owner: id)
     return session
   }

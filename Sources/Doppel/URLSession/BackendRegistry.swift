@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Maps route numbers to backends, so that a `URLProtocol` class (which cannot hold a reference)
 /// finds its backend and the configuration of the session it serves.
 ///
@@ -29,6 +25,9 @@ final class BackendRegistry: Sendable {
     var backend: WeakBox<Backend>
     var owner: UInt32
     var configuration: UncheckedSendable<URLSessionConfiguration>?
+    /// Whose URLSession contract the protocol follows: the running platform's, except in tests
+    /// that drive the other side's delivery on Linux.
+    var platform = Platform.current
   }
 
   /// What keeps a route's number from being reused.
@@ -94,12 +93,14 @@ final class BackendRegistry: Sendable {
   /// configuration is handed out and the route's number is never reused; when `tracked`, the
   /// caller makes the session itself and passes it to ``track(_:route:owner:)``.
   func addRoute(
-    to backend: Backend, configuration: URLSessionConfiguration, tracked: Bool = false, recycles: Bool = false
+    to backend: Backend, configuration: URLSessionConfiguration, tracked: Bool = false, recycles: Bool = false,
+    platform: Platform = .current
   ) -> UInt32 {
     state.withLock { state in
       let id = state.take()
       state.routes[id] = Route(
-        backend: WeakBox(object: backend), owner: backend.id, configuration: UncheckedSendable(configuration))
+        backend: WeakBox(object: backend), owner: backend.id, configuration: UncheckedSendable(configuration),
+        platform: platform)
       state.owned[backend.id, default: [:]][id] = tracked ? .sessions([], recycles: recycles) : .escaped
       return id
     }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// What the classes that serve `URLSession.shared` for a process-wide backend have in common.
 class ProcessWideURLProtocol: DoppelURLProtocol {
   /// The class that serves `URLSession.shared` while backend `id` intercepts.
@@ -79,32 +75,28 @@ enum ProcessWide {
     // route to another backend.
     BackendRegistry.shared.keepNumber(id)
     let interceptor = ProcessWideURLProtocol.make(for: id)
-    #if canImport(FoundationNetworking)
+    if Platform.current.interceptsThroughSharedConfiguration {
       let configuration = URLSession.shared.configuration
       configuration.protocolClasses = [interceptor] + withoutOurClasses(configuration.protocolClasses)
-      #if canImport(Glibc)
-        if !NetworkGuard.activate() {
-          IssueReporter.standardError.report(DoppelIssue(NetworkGuard.unavailableMessage))
-        }
-      #endif
-    #else
+      if !NetworkGuard.activate() {
+        IssueReporter.standardError.report(DoppelIssue(NetworkGuard.unavailableMessage))
+      }
+    } else {
       _ = URLProtocol.registerClass(interceptor)
-    #endif
+    }
   }
 
   /// Takes the class for backend `id` out again, leaving the rest as it is now.
   static func uninstall(for id: UInt32) {
-    #if canImport(FoundationNetworking)
+    if Platform.current.interceptsThroughSharedConfiguration {
       let configuration = URLSession.shared.configuration
       let rest = withoutOurClasses(configuration.protocolClasses)
       // An empty list and nil mean the same to URLSession: only registered classes are consulted.
       configuration.protocolClasses = rest.isEmpty ? nil : rest
-      #if canImport(Glibc)
-        NetworkGuard.deactivate()
-      #endif
-    #else
+      NetworkGuard.deactivate()
+    } else {
       URLProtocol.unregisterClass(ProcessWideURLProtocol.make(for: id))
-    #endif
+    }
   }
 
   static func withoutOurClasses(_ classes: [AnyClass]?) -> [AnyClass] {

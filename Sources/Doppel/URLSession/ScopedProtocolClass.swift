@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 // How a request finds its backend.
 //
 // On Linux a custom URLProtocol cannot see `httpAdditionalHeaders` nor `URLProtocol.property(forKey:)`,

@@ -1,10 +1,6 @@
 import Doppel
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Fetches the list of breeds from one URL, through whatever the caller injects: a `URLSession`, an
 /// `HTTPDataLoading` (a protocol `URLSession` conforms to), or an async closure.
 ///

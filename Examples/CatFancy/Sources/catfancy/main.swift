@@ -12,10 +12,6 @@ import CatFancyKit
 import Doppel
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 func printError(_ message: String) {
   FileHandle.standardError.write(Data("catfancy: \(message)\n".utf8))
 }

@@ -60,7 +60,7 @@ import Foundation
     /// libcurl speaks WebSocket (most distributions' libcurl does not: the task fails with
     /// "WebSockets not supported by libcurl"), and a task's messages travel only through its own
     /// internal protocol class. So the task is made as usual (it fails on its own, or, with a
-    /// WebSocket-capable libcurl, in ``DoppelURLProtocol`` with ``webSocketProblem(for:)``) and the
+    /// WebSocket-capable libcurl, in ``DoppelURLProtocol`` with ``DoppelURLProtocol/webSocketProblem(for:)``) and the
     /// backend reports at once where WebSocket stubs are served.
     override func webSocketTask(with url: URL) -> URLSessionWebSocketTask {
       reportWebSocketTask(url)
@@ -78,12 +78,7 @@ import Foundation
       guard let route = (configuration.protocolClasses?.first as? DoppelURLProtocol.Type)?.routeID,
         let backend = BackendRegistry.shared.backend(route)
       else { return }
-      backend.issueReporter.report(DoppelIssue(Self.webSocketProblem(for: url), location: nil))
-    }
-
-    /// Why a WebSocket task on a backend's session is not stubbed, and what to do instead.
-    static func webSocketProblem(for url: URL?) -> String {
-      "A WebSocket task (\(url?.absoluteString ?? "no URL")) cannot be stubbed through a backend's URLSession: FoundationNetworking never passes WebSocket tasks to a URLProtocol. Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
+      backend.issueReporter.report(DoppelIssue(DoppelURLProtocol.webSocketProblem(for: url), location: nil))
     }
 
     // MARK: Downloads
@@ -178,3 +173,31 @@ import Foundation
     override var countOfBytesExpectedToReceive: Int64 { inner.countOfBytesExpectedToReceive }
   }
 #endif
+
+extension Platform {
+  /// Whether `URLSession.shared` is reached by putting the process-wide class first in its
+  /// configuration's `protocolClasses` (Linux: `URLProtocol.registerClass` reaches it only if
+  /// called before any session exists, and then only after the built-in HTTP handler), rather
+  /// than by `URLProtocol.registerClass` (Apple platforms, where it is consulted first).
+  var interceptsThroughSharedConfiguration: Bool { self == .corelibs }
+
+  /// Whether `backend.session` is built from a shared prototype configuration whose cookie storage
+  /// is reused once its session is gone: on Linux making `URLSessionConfiguration.ephemeral`
+  /// costs about 80 µs (its URL cache looks up the cache directory). On Apple platforms a
+  /// standalone `HTTPCookieStorage()` is not documented as a private store, so each session gets
+  /// a fresh `.ephemeral` configuration.
+  var reusesSessionStorages: Bool { self == .corelibs }
+
+  /// A session for a backend. On Linux a ``DoppelSession``, which routes the task types
+  /// FoundationNetworking cannot hand to a `URLProtocol` through ones it can; the subclass exists
+  /// only there (Apple's `URLSession` initializers are class factories a subclass cannot call).
+  func makeSession(
+    configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?, delegateQueue: OperationQueue?
+  ) -> URLSession {
+    #if canImport(FoundationNetworking)
+      DoppelSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    #else
+      URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    #endif
+  }
+}

@@ -147,4 +147,17 @@
       }
     }
   }
+#else
+  /// Elsewhere than Linux with glibc, process-wide interception needs no guard of proxy variables:
+  /// on Apple platforms it registers its class with `URLProtocol.registerClass`, and CFNetwork
+  /// reads no proxy from the environment.
+  enum NetworkGuard {
+    /// Nothing to point anywhere: `true`.
+    @discardableResult
+    static func activate() -> Bool { true }
+    /// Nothing to put back.
+    static func deactivate() {}
+    /// Never reported here.
+    static let unavailableMessage = ""
+  }
 #endif
