@@ -47,20 +47,3 @@ func reportIssue(_ message: String, at location: Doppel.CodeLocation?, testCase:
     }
   }
 #endif
-
-#if canImport(XCTest)
-  extension XCTestCase {
-    /// Records a failure at an arbitrary file and line, as `XCTFail` would at its caller's.
-    func recordDoppelFailure(_ message: String, at location: Doppel.CodeLocation) {
-      #if canImport(Darwin)
-        record(
-          XCTIssue(
-            type: .assertionFailure, compactDescription: message,
-            sourceCodeContext: XCTSourceCodeContext(
-              location: XCTSourceCodeLocation(filePath: location.filePath, lineNumber: location.line))))
-      #else
-        recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
-      #endif
-    }
-  }
-#endif

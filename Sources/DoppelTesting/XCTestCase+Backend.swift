@@ -42,10 +42,13 @@
       let scope = BackendScope(
         unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      // The tear-down block captures only Sendable values (Apple's SDK requires a `@Sendable`
+      // block): the test case waits in the failure log, found again by the watch's identity.
       let failures = XCTestFailureLog.shared
-      failures.watch(self)
-      addTeardownBlock { [self] in
-        scope.report(testCase: self, alreadyRecorded: failures.take(for: self))
+      let watch = failures.watch(self)
+      addTeardownBlock {
+        let (testCase, recorded) = failures.take(watch)
+        scope.report(testCase: testCase, alreadyRecorded: recorded)
       }
       return scope.backend
     }
@@ -92,58 +95,48 @@
 
   /// The failures XCTest records for test cases that made a backend with `makeBackend`, so that
   /// the tear-down can tell which unmatched requests the test already failed for (by throwing
-  /// their error, which prints as the near-miss report).
+  /// their error, which prints as the near-miss report). The two XCTests call an observer
+  /// differently; Platform/XCTestPlatform.swift holds both forms.
   final class XCTestFailureLog: NSObject, XCTestObservation, Sendable {
     static let shared: XCTestFailureLog = {
       let log = XCTestFailureLog()
-      #if canImport(Darwin)
-        // XCTest on Apple platforms registers observers on the main thread only (it raises an
-        // exception otherwise). Registered late, the log misses failures of the current test, and
-        // a rethrown unmatched request is then reported twice rather than once.
-        if Thread.isMainThread {
-          MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(log) }
-        } else {
-          DispatchQueue.main.async {
-            MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(log) }
-          }
-        }
-      #else
-        XCTestObservationCenter.shared.addTestObserver(log)
-      #endif
+      XCTestPlatform.register(log)
       return log
     }()
 
-    /// Failure descriptions by watched test case.
-    private let failures = Locked<[ObjectIdentifier: [String]]>([:])
+    /// A watched test case, by identity: what a tear-down block carries instead of the test case.
+    struct Watch: Sendable, Hashable {
+      fileprivate let id: ObjectIdentifier
+    }
+
+    private struct Watched {
+      weak var testCase: XCTestCase?
+      var failures: [String] = []
+    }
+
+    /// Watched test cases and their failures so far.
+    private let watched = Locked<[Watch: Watched]>([:])
 
     /// Starts keeping the failures `testCase` records.
-    func watch(_ testCase: XCTestCase) {
-      failures.withLock { $0[ObjectIdentifier(testCase), default: []] = [] }
+    func watch(_ testCase: XCTestCase) -> Watch {
+      let watch = Watch(id: ObjectIdentifier(testCase))
+      watched.withLock { $0[watch] = Watched(testCase: testCase) }
+      return watch
     }
 
-    /// The failures `testCase` recorded so far; stops keeping them.
-    func take(for testCase: XCTestCase) -> [String] {
-      failures.withLock { $0.removeValue(forKey: ObjectIdentifier(testCase)) ?? [] }
+    /// The watched test case (`nil` once it is gone) and the failures it recorded so far; stops
+    /// keeping them.
+    func take(_ watch: Watch) -> (testCase: XCTestCase?, failures: [String]) {
+      let entry = watched.withLock { $0.removeValue(forKey: watch) }
+      return (entry?.testCase, entry?.failures ?? [])
     }
 
+    /// Keeps `description` when `testCase` is watched.
     func record(_ description: String, for testCase: XCTestCase) {
-      failures.withLock { state in
-        let key = ObjectIdentifier(testCase)
-        if state[key] != nil { state[key]?.append(description) }
+      watched.withLock { state in
+        let key = Watch(id: ObjectIdentifier(testCase))
+        if state[key] != nil { state[key]?.failures.append(description) }
       }
     }
-
-    #if canImport(Darwin)
-      func testCase(_ testCase: XCTestCase, didRecord issue: XCTIssue) {
-        record(issue.compactDescription, for: testCase)
-      }
-    #else
-      func testCase(
-        _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
-        atLine lineNumber: Int
-      ) {
-        record(description, for: testCase)
-      }
-    #endif
   }
 #endif

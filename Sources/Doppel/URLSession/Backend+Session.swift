@@ -8,8 +8,11 @@ extension Backend {
   /// every request. Hand it to the code under test in place of `URLSession.shared`.
   public var session: URLSession {
     cachedSession {
-      Platform.current.reusesSessionStorages
-        ? makeSession(configuration: BackendRegistry.shared.sessionBase(), recycles: true) : makeSession()
+      let platform = Platform.current
+      if platform.reusesSessionStorages {
+        return makeSession(configuration: BackendRegistry.shared.sessionBase(), recycles: true)
+      }
+      return makeSession(delegate: platform.guardsUnservedTasks ? UnservedTaskGuard(backend: self) : nil)
     }
   }
 
@@ -39,6 +42,9 @@ extension Backend {
     let route = BackendRegistry.shared.addRoute(
       to: self, configuration: configuration, tracked: tracked, recycles: recycles)
     configuration.protocolClasses = [ScopedProtocolClass.make(for: route)] + others
+    if Platform.current.guardsUnservedTasks, let proxy = UnservedTaskGuard.refusingProxy {
+      configuration.connectionProxyDictionary = proxy
+    }
     return (configuration, route)
   }
 

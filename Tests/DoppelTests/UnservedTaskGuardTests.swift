@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+/// The Apple-platform defences against tasks URLSession does not hand to a backend's protocol,
+/// driven on Linux with real task objects (on Linux a backend's session is a ``DoppelSession``
+/// instead, tested in `WebSocketDoorTests` and `TaskTypeTests`).
+@Suite struct UnservedTaskGuardTests {
+  @Test func aWebSocketTaskIsReportedAndCancelledBeforeItStarts() throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    let guardian = UnservedTaskGuard(backend: backend)
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.invalidateAndCancel() }
+
+    let socket = session.webSocketTask(with: try #require(URL(string: "ws://api.example.com/chat")))
+    guardian.urlSession(session, didCreateTask: socket)
+    #expect(socket.state == .canceling || socket.state == .completed)
+    #expect(
+      issues.all.map(\.message) == [
+        "A WebSocket task (ws://api.example.com/chat) cannot be stubbed through a backend's URLSession: URLSession never passes WebSocket tasks to a URLProtocol (on Linux nor on Apple platforms). Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
+      ])
+
+    let data = session.dataTask(with: try #require(URL(string: "https://api.example.com/breeds")))
+    guardian.urlSession(session, didCreateTask: data)
+    #expect(data.state == .suspended)
+    #expect(issues.all.count == 1)
+  }
+
+  @Test func theRefusingProxyRefusesOnLoopbackAtOnce() async throws {
+    let port = try #require(RefusingPort.port)
+    let proxy = try #require(UnservedTaskGuard.refusingProxy)
+    #expect(proxy["HTTPSProxy"] as? String == "127.0.0.1")
+    #expect(proxy["HTTPSPort"] as? Int == Int(port))
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.invalidateAndCancel() }
+    let error = await #expect(throws: URLError.self) {
+      _ = try await session.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/")))
+    }
+    #expect(error?.code == .cannotConnectToHost)
+  }
+
+  @Test func onlyApplePlatformsNeedTheGuard() {
+    #expect(Platform.apple.guardsUnservedTasks)
+    #expect(!Platform.corelibs.guardsUnservedTasks)
+  }
+}
