@@ -7,22 +7,29 @@ import Testing
 /// driven on Linux with real task objects (on Linux a backend's session is a ``DoppelSession``
 /// instead, tested in `WebSocketDoorTests` and `TaskTypeTests`).
 @Suite struct UnservedTaskGuardTests {
-  @Test func aWebSocketTaskIsReportedAndCancelledBeforeItStarts() throws {
+  @Test func aWebSocketTaskIsReportedAndCancelledBeforeItStarts() async throws {
     let issues = IssueCollector()
     let backend = Backend(issueReporter: issues.reporter)
     let guardian = UnservedTaskGuard(backend: backend)
     let session = URLSession(configuration: .ephemeral)
     defer { session.invalidateAndCancel() }
 
-    let socket = session.webSocketTask(with: try #require(URL(string: "ws://api.example.com/chat")))
+    // A loopback address whose port refuses: were the task not cancelled, it would still not
+    // leave the machine.
+    let port = try #require(RefusingPort.port)
+    let socket = session.webSocketTask(with: try #require(URL(string: "ws://127.0.0.1:\(port)/chat")))
     guardian.urlSession(session, didCreateTask: socket)
+    // Cancelled before it started: its first receive fails at once (Linux reports the cancelled
+    // socket as .networkConnectionLost), and the task is over.
+    socket.resume()
+    await #expect(throws: URLError.self) { _ = try await socket.receive() }
     #expect(socket.state == .canceling || socket.state == .completed)
     #expect(
       issues.all.map(\.message) == [
-        "A WebSocket task (ws://api.example.com/chat) cannot be stubbed through a backend's URLSession: URLSession never passes WebSocket tasks to a URLProtocol (on Linux nor on Apple platforms). Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
+        "A WebSocket task (ws://127.0.0.1:\(port)/chat) cannot be stubbed through a backend's URLSession: URLSession never passes WebSocket tasks to a URLProtocol (on Linux nor on Apple platforms). Serve the backend with the stub server (DoppelServer: withStubServer(backend) { server in … }), stub the endpoint with .webSocket(onConnect:on:), and open the task on a plain URLSession to ws://127.0.0.1:<port>/<path>."
       ])
 
-    let data = session.dataTask(with: try #require(URL(string: "https://api.example.com/breeds")))
+    let data = session.dataTask(with: try #require(URL(string: "http://127.0.0.1:\(port)/breeds")))
     guardian.urlSession(session, didCreateTask: data)
     #expect(data.state == .suspended)
     #expect(issues.all.count == 1)
