@@ -268,6 +268,16 @@
 
     // MARK: Redirects
 
+    /// Each platform's URLSession door must show what the real server shows through the same
+    /// session, with these differences only:
+    /// - Apple platforms: the door hands every redirect to URLSession
+    ///   (`urlProtocol(_:wasRedirectedTo:redirectResponse:)`), which follows it exactly as it follows
+    ///   the real server's, so no case declares a deviation there (`onLinux()` drops them), and a
+    ///   delegate's `willPerformHTTPRedirection` runs (`RedirectDelegateTests`).
+    /// - Linux: FoundationNetworking cannot take a redirect from a `URLProtocol`, so Doppel follows
+    ///   it in the engine, by the rules URLSession applies on Apple platforms and RFC 3986; where
+    ///   FoundationNetworking's own following differs, the case declares the deviation and why.
+    /// The in-memory door follows redirects as the Linux URLSession door does, on every platform.
     static let redirects: [ConformanceCase] = [
       redirect(301, "GET"), redirect(301, "POST"), redirect(302, "GET"), redirect(302, "POST"),
       redirect(303, "POST"), redirect(303, "PUT"), redirect(307, "POST"), redirect(307, "PUT"),

@@ -22,6 +22,10 @@ final class IssueCollector: Sendable {
   var all: [DoppelIssue] { issues.withLock { $0 } }
 }
 
+/// Whether the tests run on swift-corelibs-foundation (Linux), for tests whose expectation differs
+/// on Apple platforms: each states both.
+let onCorelibsFoundation = Platform.current == .corelibs
+
 /// A quiet backend for tests.
 func quietBackend() -> Backend { Backend(issueReporter: .ignore) }
 

@@ -77,7 +77,13 @@ import Testing
     }
   }
 
-  @Test(arguments: Kind.allCases, [10, 100_000, 1_000_000])
+  /// Linux only: FoundationNetworking reports no progress for a body a `URLProtocol` consumes, so
+  /// Doppel reports it in libcurl's pieces (``expected(_:_:)``). On Apple platforms Doppel adds
+  /// none: whatever CFNetwork reports for a protocol's upload is what the delegate sees, and only a
+  /// Mac run can say what that is (the project notes list it).
+  @Test(
+    .enabled(if: onCorelibsFoundation, "libcurl's 64 KiB pieces; Apple platforms report their own progress"),
+    arguments: Kind.allCases, [10, 100_000, 1_000_000])
   func theDelegateSeesTheBodySentInPiecesBeforeTheResponse(kind: Kind, size: Int) async throws {
     let backend = Backend(issueReporter: .ignore)
     backend.stub(.post("https://api.example.com/upload"), .text("stored", status: 201))
@@ -94,6 +100,8 @@ import Testing
 
   /// The same upload to a real loopback server: the pieces add up to the same totals (the real
   /// stack reads the running total when the call is delivered, so its intermediate totals may lag).
+  /// On Linux they come in libcurl's 64 KiB pieces; on Apple platforms CFNetwork picks its own
+  /// piece sizes, and only the last total (the whole body) is the same.
   @Test(arguments: Kind.allCases) func aRealServerReportsTheSameTotals(kind: Kind) async throws {
     let server = try TestHTTPServer.start { _ in .text("stored", status: 201) }
     defer { server.stop() }
@@ -106,8 +114,12 @@ import Testing
     }
     let calls = delegate.progress.map { $0.split(separator: "/").compactMap { Int($0) } }
     let expected = Self.expected(size, kind).map { $0.split(separator: "/").compactMap { Int($0) } }
-    #expect(calls.map { $0[0] } == expected.map { $0[0] })
-    #expect(calls.last == expected.last)
+    if onCorelibsFoundation {
+      #expect(calls.map { $0[0] } == expected.map { $0[0] })
+      #expect(calls.last == expected.last)
+    } else {
+      #expect(calls.last?[1] == size)
+    }
   }
 
   @Test func aCompletionHandlerTaskReportsNoProgressLikeTheRealStack() async throws {
