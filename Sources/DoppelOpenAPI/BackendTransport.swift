@@ -4,10 +4,6 @@
   import HTTPTypes
   import OpenAPIRuntime
 
-  #if canImport(FoundationNetworking)
-    import FoundationNetworking
-  #endif
-
   extension Backend {
     /// A swift-openapi-generator client transport answered in memory by this backend, with no
     /// `URLSession`: a generated `Client` talks to the backend's stubs.

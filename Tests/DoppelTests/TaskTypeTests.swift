@@ -66,6 +66,27 @@ import Testing
     #expect(backend.lastRequest?.bodyText == "cat picture")
   }
 
+  /// A streamed upload whose body only the session's delegate would give (`needNewBodyStream`):
+  /// the protocol never sees it, so Doppel fails the task loudly rather than answer a request
+  /// without its body. On Apple platforms the same happens to any upload task whose body URLSession
+  /// keeps from the protocol.
+  @Test func anUploadWhoseBodyTheProtocolCannotSeeFailsWithTheFix() async throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    backend.stub(.post("/upload"), .status(201))
+    let delegate = ChunkDelegate()
+    let session = backend.makeSession(delegate: delegate)
+    defer { session.finishTasksAndInvalidate() }
+    session.uploadTask(withStreamedRequest: uploadRequest).resume()
+    let error = await delegate.completion() as? URLError
+    let message =
+      "The upload task for POST https://a.com/upload carries a body URLSession did not hand to Doppel's URLProtocol, so Doppel failed it instead of answering a request without its body. Send the body on the request (request.httpBody or request.httpBodyStream) with data(for:) or dataTask(with:), or on Linux use a session the backend made (backend.session or backend.makeSession(...)), which puts upload bodies on the request."
+    #expect(error?.code == .resourceUnavailable)
+    #expect(error?.localizedDescription == message)
+    #expect(issues.all.map(\.message) == [message])
+    #expect(backend.requests.isEmpty)
+  }
+
   @Test func downloadWithACompletionHandlerGivesARealFile() async throws {
     let backend = quietBackend()
     backend.stub(.get("/cat.png"), .data(Data([0x89, 0x50, 0x4E, 0x47]), contentType: "image/png"))
