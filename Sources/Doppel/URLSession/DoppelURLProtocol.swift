@@ -127,8 +127,13 @@ class DoppelURLProtocol: URLProtocol {
       deliverNow([.fail(failure)], generation: generation)
       return
     }
+    // The body: on the request the protocol was given (`httpBody`, or on Apple platforms usually
+    // `httpBodyStream`), else on the task's original request, else (Linux) inside the task.
     var incoming = Request(request)
-    if incoming.body == nil, let task, let body = FoundationNetworkingInternals.uploadBody(of: task) {
+    if incoming.body == nil, let task,
+      let body = task.originalRequest?.httpBody.flatMap({ $0.isEmpty ? nil : $0 })
+        ?? FoundationNetworkingInternals.uploadBody(of: task)
+    {
       incoming = Request(method: incoming.method, url: incoming.url, headers: incoming.headers, body: body)
     }
     if incoming.body == nil, task is URLSessionUploadTask {
