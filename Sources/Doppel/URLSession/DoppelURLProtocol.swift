@@ -128,11 +128,12 @@ class DoppelURLProtocol: URLProtocol {
       return
     }
     // The body: on the request the protocol was given (`httpBody`, or on Apple platforms usually
-    // `httpBodyStream`), else on the task's original request, else (Linux) inside the task.
+    // `httpBodyStream`); for an upload task, else on the task's original request, else (Linux)
+    // inside the task.
     var incoming = Request(request)
-    if incoming.body == nil, let task,
-      let body = task.originalRequest?.httpBody.flatMap({ $0.isEmpty ? nil : $0 })
-        ?? FoundationNetworkingInternals.uploadBody(of: task)
+    if incoming.body == nil, let upload = task as? URLSessionUploadTask,
+      let body = upload.originalRequest?.httpBody.flatMap({ $0.isEmpty ? nil : $0 })
+        ?? FoundationNetworkingInternals.uploadBody(of: upload)
     {
       incoming = Request(method: incoming.method, url: incoming.url, headers: incoming.headers, body: body)
     }
