@@ -405,7 +405,9 @@ class DoppelURLProtocol: URLProtocol {
   /// stopped or finished.
   private func nextCall(generation: Int) -> ClientCall? {
     loading.withLock { state -> ClientCall? in
-      guard state.generation == generation, !state.stopped, !state.finished, let client, !state.pending.isEmpty
+      // While its user has the task suspended, steps wait for the `startLoading` of its resume.
+      guard state.generation == generation, !state.stopped, !state.finished, !state.pausedByUser, let client,
+        !state.pending.isEmpty
       else {
         state.drainScheduled = false
         return nil
