@@ -52,4 +52,45 @@ import Testing
     #expect(Platform.apple.guardsUnservedTasks)
     #expect(!Platform.corelibs.guardsUnservedTasks)
   }
+
+  // MARK: What only a Mac can settle (skipped on Linux)
+
+  @Test(.enabled(if: Platform.current == .apple, "Apple's URLSession only"))
+  func onApplePlatformsBackendSessionReportsAWebSocketTaskAsItIsMade() async throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    let port = try #require(RefusingPort.port)
+    let socket = backend.session.webSocketTask(with: try #require(URL(string: "ws://127.0.0.1:\(port)/chat")))
+    socket.resume()
+    await #expect(throws: (any Error).self) { _ = try await socket.receive() }
+    #expect(issues.all.count == 1)
+    #expect(
+      issues.all.first?.message.hasPrefix("A WebSocket task (ws://127.0.0.1:\(port)/chat) cannot be stubbed") == true)
+  }
+
+  /// A session made with the caller's own delegate has no guard delegate: its WebSocket task must
+  /// meet the refusing proxy, so the host is never even looked up (`.invalid` never resolves; a
+  /// task that went direct would fail with `.cannotFindHost` after a DNS query).
+  @Test(.enabled(if: Platform.current == .apple, "Apple's URLSession only"))
+  func onApplePlatformsAnotherSessionsWebSocketTaskMeetsTheRefusingProxy() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    let session = backend.makeSession(delegate: RedirectDelegateTests.RedirectLog(follow: true))
+    defer { session.invalidateAndCancel() }
+    let socket = session.webSocketTask(with: try #require(URL(string: "ws://doppel.invalid/chat")))
+    socket.resume()
+    let error = await #expect(throws: URLError.self) { _ = try await socket.receive() }
+    #expect(error?.code != .cannotFindHost)
+  }
+
+  /// URLSession's loader thread runs a run loop while it calls `startLoading`, so every answer
+  /// that takes time is delivered there, never from the clock's task.
+  @Test(.enabled(if: Platform.current == .apple, "Apple's URLSession only"))
+  func onApplePlatformsDelayedAnswersAreDeliveredOnTheLoadingThread() async throws {
+    let before = DoppelURLProtocol.deliveriesOffTheLoadingThread.withLock { $0 }
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("https://api.test/late"), .text("late").delayed(by: .milliseconds(20)))
+    let (data, _) = try await backend.session.data(from: try #require(URL(string: "https://api.test/late")))
+    #expect(String(decoding: data, as: UTF8.self) == "late")
+    #expect(DoppelURLProtocol.deliveriesOffTheLoadingThread.withLock { $0 } == before)
+  }
 }

@@ -269,6 +269,7 @@ class DoppelURLProtocol: URLProtocol {
     case .nothing:
       return
     case .drainHere:
+      Self.deliveriesOffTheLoadingThread.withLock { $0 += 1 }
       drain(generation: generation)
     case .schedule(let thread):
       let this = UncheckedSendable(self)
@@ -427,6 +428,11 @@ class DoppelURLProtocol: URLProtocol {
       return ClientCall(client: client, step: step, platform: state.platform, redirect: redirect)
     }
   }
+
+  /// How many times steps were delivered from the clock's task because the thread that called
+  /// `startLoading` ran no run loop (``LoadingThread/current()`` was `nil`). URLSession's loader
+  /// thread on Apple platforms runs one, so this stays 0 there; a test on a Mac checks it.
+  static let deliveriesOffTheLoadingThread = Locked(0)
 
   /// Whether the load was stopped, read under the lock (tests read it from inside client calls to
   /// show that none is made with the lock held).
