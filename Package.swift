@@ -86,7 +86,14 @@ let package = Package(
         .product(name: "NIOWebSocket", package: "swift-nio", condition: server),
       ]
     ),
-    .testTarget(name: "DoppelServerTests", dependencies: ["DoppelServer", "Doppel", "TestHTTPServer"]),
+    .testTarget(
+      name: "DoppelServerTests",
+      dependencies: [
+        "DoppelServer", "Doppel", "TestHTTPServer",
+        // Handlers tested on virtual time, as swift-nio tests its own.
+        .product(name: "NIOEmbedded", package: "swift-nio", condition: server),
+      ]
+    ),
 
     // The doppel tool: serve, record, lint.
     .executableTarget(
