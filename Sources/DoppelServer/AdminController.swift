@@ -31,6 +31,8 @@
       var status: Int
       var body: JSONValue
       var allow: [String] = []
+      /// More header fields, such as `WWW-Authenticate`.
+      var headers: [(name: String, value: String)] = []
     }
 
     // MARK: Routing
@@ -126,7 +128,8 @@
     /// Adds a stub; `location` (`File.swift:42`) names where the client declared it.
     private func addStub(_ body: Data?, location: String?, _ backend: Backend) throws -> Answer {
       var definition = try StubDefinition(
-        parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory)
+        parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory,
+        proxyHosts: settings.proxyHosts)
       if let location, !location.isEmpty {
         let parts = location.split(separator: ":")
         guard parts.count >= 2, let line = Int(parts[1]), line > 0, line < 10_000_000 else {

@@ -8,11 +8,18 @@
     /// sets the state, reads the journal, verifies calls and resets the server.
     ///
     /// On by default under `/__doppel/`. Requests under the prefix are answered by the server
-    /// itself: they are never matched against stubs and never journaled. Whoever can reach the
-    /// server can use it, and a stub it adds can serve any file the server can read: on a server
-    /// that listens beyond loopback (``Configuration/allowsNonLoopback``), turn it off unless the
-    /// network is yours (`doppel serve --allow-remote` turns it off unless `--admin-prefix` is
-    /// given). The endpoints are
+    /// itself: they are never matched against stubs and never journaled.
+    ///
+    /// A web page in the browser beside the server is a caller too, so the admin API answers
+    /// only requests that a page cannot send (the article "The stub server" has the whole trust
+    /// model): a `Host` that is loopback or in ``allowedHosts``, no `Origin` but the server's own,
+    /// no `Sec-Fetch-Site` of `cross-site` or `same-site`, `Content-Type: application/json` on
+    /// every body, and the ``token`` when there is one. A refusal is a JSON error (403, 401 or
+    /// 415) saying what was refused and the fix. Its answers carry no `Access-Control-*` field.
+    /// Stubs it adds may name files only inside ``fixtureDirectory`` and proxy only to
+    /// ``proxyHosts``. On a server that listens beyond loopback
+    /// (``Configuration/allowsNonLoopback``), turn it off unless the network is yours
+    /// (`doppel serve --allow-remote` turns it off unless `--admin-prefix` is given). The endpoints are
     /// described in `Schemas/doppel-admin.openapi.yaml` and in the article "The stub server".
     ///
     /// ```swift
@@ -43,9 +50,40 @@
       /// API and keeps the others, and there are no scenarios to switch to.
       public var files: StubFiles?
 
-      /// The directory relative fixture paths (`"file": "breeds.json"`) of stubs added through the
-      /// admin API are found in: the current directory by default.
-      public var fixtureDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      /// The folder stubs added through the admin API may name files in, or `nil` (the default):
+      /// such stubs may name no file at all.
+      ///
+      /// With a folder, a stub's `"file"` body (templated or not) is found relative to it, and a
+      /// proxy's `"record"` must be a `.har` path inside it; a path that leads out of it (an
+      /// absolute path, `..`, a symbolic link) is refused with a 400 naming the key. Without one,
+      /// any `"file"` or `"record"` is refused: a web page or another process that reached the
+      /// admin API could otherwise read or write any file the server can (`doppel serve
+      /// --admin-files DIR`).
+      public var fixtureDirectory: URL?
+
+      /// The upstream hosts a stub added through the admin API may proxy to (`"proxy"`), compared
+      /// without case; none by default, so such a stub cannot proxy at all (`doppel serve
+      /// --admin-proxy HOST`). Stubs from files may proxy anywhere.
+      public var proxyHosts: [String] = []
+
+      /// The host names and addresses, besides loopback ones, that requests to the admin API may
+      /// name in their `Host` header: none by default (`doppel serve --allow-host NAME`).
+      ///
+      /// The admin API always answers `localhost`, names ending in `.localhost`, `127.0.0.0/8`
+      /// and `[::1]`, with any port. Any other `Host`, such as a name a web page made resolve to
+      /// 127.0.0.1 (DNS rebinding), gets a 403 unless it is listed here. Write names without a
+      /// port (`devbox.local`, `192.168.1.5`, `[fe80::1]`).
+      public var allowedHosts: [String] = []
+
+      /// A token every admin request must send as `Authorization: Bearer <token>`, or `nil` (the
+      /// default) for none. A request without it, or with another, gets a 401. The comparison takes
+      /// the same time wherever the tokens differ (`doppel serve --admin-token`).
+      public var token: String?
+
+      /// Called once for each admin request the trust model refuses (a foreign `Host` or
+      /// `Origin`, a missing token, a body that is not JSON), with the refusal's message, from
+      /// the server's threads; `doppel serve` prints it.
+      public var onRefusal: (@Sendable (String) -> Void)?
 
       /// The default: on, under `/__doppel/`, with no files.
       public init() {}

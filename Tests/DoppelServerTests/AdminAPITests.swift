@@ -45,7 +45,8 @@
       _ server: StubServer, _ method: String, _ path: String, _ body: String? = nil
     ) async throws -> (status: Int, json: JSONValue) {
       let (text, response) = try await fetch(
-        server.url("/__doppel/" + path), method: method, body: body.map { Data($0.utf8) })
+        server.url("/__doppel/" + path), method: method,
+        headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body.map { Data($0.utf8) })
       #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
       return (response.statusCode, try JSONValue(parsing: Data(text.utf8)))
     }

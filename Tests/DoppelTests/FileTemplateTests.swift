@@ -152,12 +152,14 @@ import Testing
       ) {
         try backend(#"{"request": "/logo", "response": {"file": "logo.png", "template": true}}"#, in: folder)
       }
+      let pipe = folder.appendingPathComponent("pipe")
+      #expect(mkfifo(pipe.path, 0o600) == 0)
       #expect(
         throws: DoppelError(
-          #"\#(manifest):1:54: stubs[0].response.file: /dev/null is not a regular file (a device, a pipe or a socket), so it cannot be a template. Name a file, or remove "template"."#
+          #"\#(manifest):1:54: stubs[0].response.file: \#(pipe.path) is not a regular file (a device, a pipe or a socket), so it cannot be a template. Name a file, or remove "template"."#
         )
       ) {
-        try backend(#"{"request": "/logo", "response": {"file": "/dev/null", "template": true}}"#, in: folder)
+        try backend(#"{"request": "/logo", "response": {"file": "pipe", "template": true}}"#, in: folder)
       }
       // Without "template" the bytes are sent as they are.
       let plain = try backend(#"{"request": "/logo", "response": {"file": "logo.png"}}"#, in: folder)

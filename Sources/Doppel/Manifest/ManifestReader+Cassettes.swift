@@ -57,7 +57,7 @@ extension ManifestReader {
       )
     }
     let relative = try nonEmptyString(fileNode, filePath, what: "a HAR file path relative to the manifest")
-    let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+    let url = try containedFile(relative, fileNode, filePath, instead: "remove the cassette")
     guard FileManager.default.fileExists(atPath: url.path) else {
       throw error(
         fileNode, filePath,

@@ -124,9 +124,9 @@ extension ManifestReader {
     -> [ManifestStub]
   {
     let relative = try nonEmptyString(node, path, what: "a directory path relative to the manifest")
-    let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+    let url = try containedFile(relative, node, path, instead: "remove it")
     do {
-      return try FixtureDirectory.stubs(in: url.standardizedFileURL)
+      return try FixtureDirectory.stubs(in: url)
     } catch {
       throw self.error(node, path, error.message)
     }

@@ -202,9 +202,14 @@ extension ManifestReader {
       if let record = fields["record"] {
         let relative = try nonEmptyString(
           record, path + "record", what: "a cassette file path relative to the manifest")
-        cassette =
-          (relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative))
-          .standardizedFileURL
+        let url = try containedFile(relative, record, path + "record", instead: "remove \"record\"")
+        if reach != nil && url.pathExtension.lowercased() != "har" {
+          throw error(
+            record, path + "record",
+            "\"\(relative)\" is not a .har file; a stub added through the admin API records only into a HAR cassette (a path ending in .har) inside the server's folder for its files."
+          )
+        }
+        cassette = url
       }
     }
     let text = try nonEmptyString(toNode, toPath, what: "the upstream server's URL, as in \(example)")
@@ -213,6 +218,15 @@ extension ManifestReader {
     }
     let responder = Responder.proxy(to: upstream, recordingTo: cassette)
     if let problem = responder.problem { throw error(toNode, toPath, problem.message) }
+    if let allowed = reach?.proxyHosts, let host = upstream.host?.lowercased(),
+      !allowed.contains(where: { $0.lowercased() == host })
+    {
+      let hosts = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
+      throw error(
+        toNode, toPath,
+        "a stub added through the admin API may proxy only to the hosts the server allows (\(hosts)), and \(host) is not one. Start the server with --admin-proxy \(host) (StubServer.AdminAPI.proxyHosts) to allow it."
+      )
+    }
     return responder
   }
 
@@ -319,15 +333,25 @@ extension ManifestReader {
   }
 
   /// `{"Cache-Control": "no-store", "Set-Cookie": ["a=1", "b=2"]}`, in the order written.
+  ///
+  /// A stub read from the admin API may set no `Access-Control-*` field: a web page could use one
+  /// to read answers across origins. The user chooses who may (`doppel serve --cors`).
   func headers(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> HTTPHeaders {
-    HTTPHeaders(try stringPairs(node, path, what: "header fields", allowArrays: true))
+    let pairs = try stringPairs(node, path, what: "header fields", allowArrays: true)
+    if reach != nil, let name = pairs.first(where: { $0.0.lowercased().hasPrefix("access-control-") })?.0 {
+      throw error(
+        node, path + name,
+        "a stub added through the admin API cannot set \(name): a web page could use it to read the server's answers from another origin. Start the server with --cors ORIGIN (StubServer.Configuration.corsOrigins) to let a browser app at ORIGIN read the stubs, or add the header in a manifest."
+      )
+    }
+    return HTTPHeaders(pairs)
   }
 
   /// A fixture file's URL, relative to the manifest's directory; it must exist now.
   private func fixtureFile(_ node: PositionedJSON, _ path: ManifestKeyPath) throws(ManifestProblem) -> URL {
     let relative = try nonEmptyString(node, path, what: "a file path relative to the manifest")
     if let found = fixtureFiles.found[relative] { return found }
-    let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+    let url = try containedFile(relative, node, path, instead: "send the body as \"json\" or \"text\"")
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw error(

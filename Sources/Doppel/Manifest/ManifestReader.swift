@@ -18,6 +18,9 @@ struct ManifestReader {
   /// Fixture files already found, by the path the manifest gives: thousands of stubs often share
   /// a few files, and each is looked up on disk once.
   let fixtureFiles = FixtureFileCache()
+  /// For a stub read from the admin API: what it may reach (see ``StubReach``); `nil` for a
+  /// manifest file, whose files are found in its own folder.
+  var reach: StubReach?
 
   init(url: URL, bytes: [UInt8]) {
     // As the caller wrote it: a relative file URL (`URL(fileURLWithPath: "doppel.json")`) stays relative.

@@ -12,11 +12,15 @@ package struct StubDefinition: Sendable {
   /// - Parameters:
   ///   - data: the JSON text.
   ///   - source: what errors name instead of a file, such as `request body`.
-  ///   - directory: where relative fixture paths (`"file"`) are found.
+  ///   - directory: the folder the stub's files (`"file"`, a template, a proxy's `"record"`) are
+  ///     found in and must stay inside; `nil`: the stub may name no file.
+  ///   - proxyHosts: the hosts a `"proxy"` may send to; `nil` (the default): any host.
   /// - Throws: ``DoppelError`` as for a manifest: `source:line:column: key.path: the problem and the fix`.
-  package init(parsing data: Data, source: String, directory: URL) throws(DoppelError) {
+  package init(parsing data: Data, source: String, directory: URL?, proxyHosts: [String]? = nil) throws(DoppelError) {
     let root = try Self.parse(data, source: source)
-    let reader = ManifestReader(url: directory.appendingPathComponent(Self.fileName), bytes: [UInt8](data))
+    var reader = ManifestReader(
+      url: (directory ?? URL(fileURLWithPath: "/")).appendingPathComponent(Self.fileName), bytes: [UInt8](data))
+    reader.reach = StubReach(directory: directory, proxyHosts: proxyHosts)
     let read = reader.stub(root, .root)
     let problems = reader.log.sorted
     guard problems.isEmpty, let read else {
