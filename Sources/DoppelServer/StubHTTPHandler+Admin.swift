@@ -9,6 +9,15 @@
     /// journaled.
     func answerAdmin(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
       let data = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
+      let trust = AdminRequestHead(
+        method: head.method.rawValue, target: head.uri, host: head.headers.first(name: "host"),
+        origins: head.headers["origin"], fetchSites: head.headers["sec-fetch-site"],
+        authorizations: head.headers["authorization"], contentType: head.headers.first(name: "content-type"),
+        hasBody: data != nil, localPort: context.channel.localAddress?.port)
+      if let refusal = core.admin.refusal(of: trust) {
+        writeAdmin(refusal, for: head, context: context)
+        return
+      }
       let answer = core.admin.answer(
         method: head.method.rawValue, target: head.uri, body: data, backend: core.backend)
       writeAdmin(answer, for: head, context: context)
@@ -41,6 +50,7 @@
       headers.add(name: "Content-Type", value: "application/json")
       headers.add(name: "Cache-Control", value: "no-store")
       if !answer.allow.isEmpty { headers.add(name: "Allow", value: answer.allow.joined(separator: ", ")) }
+      for (name, value) in answer.headers { headers.add(name: name, value: value) }
       headers.add(name: "Content-Length", value: String(bytes.count))
       writeHead(answer.status, headers, context: context)
       if head.method != .HEAD {

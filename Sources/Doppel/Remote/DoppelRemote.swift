@@ -26,15 +26,25 @@ public struct DoppelRemote: Sendable {
   /// another (`doppel serve --admin-prefix`).
   public let adminPrefix: String
   private let session: URLSession
+  private let token: String?
 
   /// A client for the stub server at `baseURL`.
+  ///
+  /// The server's admin API answers only requests a web page could not send (see the article
+  /// "The stub server"): every request goes to `baseURL` with its own `Host`, no `Origin`, and a
+  /// body sent as `application/json`. A refusal throws a ``DoppelError`` with the server's
+  /// message, which names the fix.
   ///
   /// - Parameters:
   ///   - baseURL: where the server listens, such as `http://127.0.0.1:8080`.
   ///   - adminPrefix: the admin API's path prefix, `/__doppel/` by default.
   ///   - session: the session requests go through; by default an ephemeral one of its own.
-  public init(_ baseURL: URL, adminPrefix: String = "/__doppel/", session: URLSession? = nil) {
+  ///   - token: the admin API's token, when the server was started with one (`doppel serve
+  ///     --admin-token`, or `StubServer.AdminAPI.token`), sent as `Authorization: Bearer <token>`;
+  ///     `nil` (the default) sends none.
+  public init(_ baseURL: URL, adminPrefix: String = "/__doppel/", session: URLSession? = nil, token: String? = nil) {
     self.baseURL = baseURL
+    self.token = token
     var prefix = adminPrefix.hasPrefix("/") ? adminPrefix : "/" + adminPrefix
     if !prefix.hasSuffix("/") { prefix += "/" }
     self.adminPrefix = prefix
@@ -234,6 +244,7 @@ public struct DoppelRemote: Sendable {
     }
     var request = URLRequest(url: url)
     request.httpMethod = method
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     if let body {
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
       let encoder = JSONEncoder()
@@ -253,6 +264,7 @@ public struct DoppelRemote: Sendable {
     let answer = try? JSONValue(parsing: data)
     guard (200...299).contains(status) else {
       if let message = answer?["error"]?.stringValue {
+        // The server's message names the fix (an option to start it with, or the token to pass).
         throw DoppelError("The stub server refused \(method) \(adminPrefix)\(endpoint) (\(status)): \(message)")
       }
       throw DoppelError(
