@@ -64,6 +64,9 @@
     /// Why the WebSocket upgrade resolved ahead was refused when its `101` head cannot be sent:
     /// answered with a `500` instead.
     var upgradeProblem: String?
+    /// The request's `Origin` when ``StubServer/Configuration/corsOrigins`` lets it read the
+    /// answer: the answer's head names it (see `StubHTTPHandler+CORS.swift`).
+    var corsOrigin: String?
 
     /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
     /// that the client sees the error response rather than a reset.
@@ -79,6 +82,7 @@
       switch unwrapInboundIn(data) {
       case .head(let head):
         guard case .idle = state else { return }
+        corsOrigin = nil
         timeouts.readBody()
         version = head.version
         let limit = core.configuration.maximumBodySize
@@ -118,6 +122,8 @@
           if core.admin.settings.port == nil && core.admin.owns(head.uri) {
             return answerAdmin(head, body: body, context: context)
           }
+          corsOrigin = allowedCORSOrigin(head)
+          if corsOrigin != nil && isPreflight(head) { return answerPreflight(head, context: context) }
           answer(head, body: body, context: context)
         }
       }
@@ -252,6 +258,7 @@
       _ status: HTTPResponseStatus, _ headers: NIOHTTP1.HTTPHeaders, closes: Bool, context: ChannelHandlerContext
     ) {
       var headers = headers
+      if let corsOrigin { addCORS(corsOrigin, to: &headers) }
       if closes { keepAlive = false }
       if !keepAlive {
         headers.replaceOrAdd(name: "Connection", value: "close")

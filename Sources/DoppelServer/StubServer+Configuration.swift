@@ -79,6 +79,18 @@
       /// The admin API: on under `/__doppel/` by default (see ``AdminAPI``).
       public var admin = AdminAPI()
 
+      /// The origins of web pages that may read the stubs' answers across origins (CORS), such as
+      /// `http://localhost:3000` for a web app in development: none by default (`doppel serve
+      /// --cors ORIGIN`); `*` allows every origin.
+      ///
+      /// A stub's answer to a request whose `Origin` is listed gets `Access-Control-Allow-Origin`
+      /// naming it (with `Vary: Origin`, `Access-Control-Allow-Credentials: true` and its header
+      /// names in `Access-Control-Expose-Headers`), and the server answers such a page's
+      /// preflight (`OPTIONS` with `Access-Control-Request-Method`) itself with `204`, allowing
+      /// the method and headers asked for. The admin API never gets any of these: a page cannot
+      /// drive it, whatever this says.
+      public var corsOrigins: [String] = []
+
       /// The default configuration.
       public init() {}
 
