@@ -17,6 +17,10 @@
         --keep). The cassette is written as requests come and when you press Ctrl-C. Another
         recorder may write the same cassette meanwhile: each write locks the file and keeps the
         other's entries. Serve it afterwards with `doppel serve FILE.har`.
+
+        There is no admin API unless --admin is given: every request is recorded.
+        With --admin, /__doppel/ answers as in `doppel serve` (loopback Host only,
+        no foreign Origin, JSON bodies, the --admin-token when given).
         """
     )
 
@@ -54,6 +58,15 @@
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
+    @Flag(
+      help:
+        "Serve the admin API under /__doppel/ (journal, stubs, reset), with the same rules as doppel serve. Off by default: every request is recorded."
+    )
+    var admin = false
+
+    @OptionGroup(title: "Who may use the admin API (with --admin)")
+    var trust: AdminTrustOptions
+
     func validate() throws {
       guard (0...65_535).contains(port) else {
         throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
@@ -66,6 +79,13 @@
       }
       guard URL(fileURLWithPath: out).pathExtension.lowercased() == "har" else {
         throw ValidationError("--out \(out) should end in .har, the cassette format.")
+      }
+      if !admin
+        && (trust.token != nil || !trust.allowedHosts.isEmpty || trust.files != nil || !trust.proxyHosts.isEmpty)
+      {
+        throw ValidationError(
+          "--allow-host, --admin-token, --admin-files and --admin-proxy set up the admin API, which doppel record serves only with --admin. Add --admin, or drop them."
+        )
       }
     }
 
@@ -81,9 +101,15 @@
       configuration.allowsNonLoopback = allowRemote
       configuration.origin = .fixed(upstreamURL)
       if !quiet { configuration.onRequest = { Console.out($0.description) } }
+      configuration.admin.pathPrefix = admin ? "/__doppel/" : nil
+      let generated = trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(serving: backend, host: host, port: port, configuration: configuration)
       try recorder.save()
       Console.out("Recording \(upstream) into \(out) at \(server.baseURL.absoluteString)")
+      if admin {
+        Console.out("The admin API is at \(server.baseURL.absoluteString)/__doppel/")
+        if let generated { Console.out(AdminTrustOptions.tokenLine(generated)) }
+      }
       Console.out("Send requests to the URL above. Press Ctrl-C to stop and save.")
       let serving = Task { await server.run() }
       let signals = SignalWatcher { _ in serving.cancel() }

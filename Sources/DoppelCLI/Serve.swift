@@ -13,7 +13,9 @@
         doppel serve [<input> ...] [--scenario <scenario>] [--port <port>]
                      [--host <host>] [--allow-remote] [--origin <origin>]
                      [--unmatched-status <unmatched-status>]
-                     [--[no-]watch] [--quiet]
+                     [--cors <origin> ...] [--allow-host <name> ...]
+                     [--admin-token <token>] [--admin-files <dir>]
+                     [--admin-proxy <host> ...] [--[no-]watch] [--quiet]
         """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
@@ -25,6 +27,12 @@
         otherwise send a Host header naming the host, or choose with --origin. An
         unmatched request gets the near-miss report as its body. Edited inputs are
         reloaded while serving.
+
+        The admin API (under /__doppel/) answers only requests a web page cannot
+        send: a loopback Host (or one given with --allow-host), no foreign Origin,
+        JSON bodies, and the token when --admin-token is given. Stubs added through
+        it name no file unless --admin-files gives a folder, and proxy only to
+        --admin-proxy hosts. Refused requests are printed.
         """
     )
 
@@ -82,6 +90,16 @@
     @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
     var journalLimit = 10_000
 
+    @Option(
+      name: .customLong("cors"),
+      help: ArgumentHelp(
+        "Let web pages from this origin read the stubs' answers, such as http://localhost:3000 (repeatable; * for any). The admin API never allows one.",
+        valueName: "origin"))
+    var corsOrigins: [String] = []
+
+    @OptionGroup(title: "Who may use the admin API")
+    var trust: AdminTrustOptions
+
     @OptionGroup(title: "Matching the .har inputs")
     var cassettes: CassetteMatchingOptions
 
@@ -93,6 +111,7 @@
         throw ValidationError("--unmatched-status \(unmatchedStatus) is not an HTTP status; use 100 to 599.")
       }
       if let origin { _ = try Self.parseOrigin(origin, option: "--origin") }
+      for origin in corsOrigins where origin != "*" { _ = try Self.parseOrigin(origin, option: "--cors") }
       for (option, seconds) in [
         ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout),
       ] {
@@ -143,9 +162,12 @@
       configuration.maximumConnections = maxConnections
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out($0.description) } }
+      configuration.corsOrigins = corsOrigins
+      let generated = trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(
         serving: backend, host: host, port: port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
+      if let generated, effectiveAdminPrefix != nil { Console.out(AdminTrustOptions.tokenLine(generated)) }
       if adminPort != nil, let adminURL = server.adminURL {
         Console.out("The admin API is at \(adminURL.absoluteString)")
       }
