@@ -32,20 +32,20 @@
 
     private func check(_ head: AdminRequestHead) -> (status: Int, message: String)? {
       guard let hostValue = head.host else {
-        return refuse(
+        return (
           403,
           "the admin API answers only requests whose Host is a loopback name or address, and this request has no Host header. Send one, such as Host: 127.0.0.1\(head.localPort.map { ":\($0)" } ?? "") (every HTTP/1.1 client does)."
         )
       }
       guard let host = Self.hostName(hostValue), allows(host: host) else {
         let shown = Self.hostName(hostValue) ?? hostValue
-        return refuse(
+        return (
           403,
           "the admin API answers only requests whose Host is a loopback name or address (localhost, 127.0.0.1, [::1]) or one the server allows (got \(shown)); start doppel serve with --allow-host \(shown) (StubServer.AdminAPI.allowedHosts) to allow it."
         )
       }
       for origin in head.origins where !allows(origin: origin, port: head.localPort) {
-        return refuse(
+        return (
           403,
           "the admin API refuses requests from web pages, and this one carries Origin: \(origin), which is not this server's own origin (http://\(host)\(head.localPort.map { ":\($0)" } ?? "")). Drive the admin API from a test or a script (DoppelRemote, curl), which send no Origin; to let a browser app read the stubs, start doppel serve with --cors \(origin)."
         )
@@ -53,7 +53,7 @@
       for site in head.fetchSites {
         let value = site.trimmingCharacters(in: .whitespaces).lowercased()
         guard value == "cross-site" || value == "same-site" else { continue }
-        return refuse(
+        return (
           403,
           "the admin API refuses requests a browser sends for another site (Sec-Fetch-Site: \(value)). Drive the admin API from a test or a script (DoppelRemote, curl), not from a web page."
         )
@@ -61,13 +61,13 @@
       if let token = settings.token {
         let sent = head.authorizations.compactMap(Self.bearerToken)
         guard !sent.isEmpty else {
-          return refuse(
+          return (
             401,
             "the admin API needs its token, and this request sends none. Send Authorization: Bearer <token> with the token the server was started with (doppel serve --admin-token, StubServer.AdminAPI.token; DoppelRemote's token:)."
           )
         }
         guard sent.count == 1, Self.sameBytes(sent[0], token) else {
-          return refuse(
+          return (
             401,
             "the admin API's token does not match the one this request sends. Send Authorization: Bearer <token> with the token the server was started with (doppel serve --admin-token, StubServer.AdminAPI.token; DoppelRemote's token:)."
           )
@@ -79,7 +79,7 @@
           $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
         guard media == "application/json" else {
-          return refuse(
+          return (
             415,
             "the admin API accepts only JSON bodies, and this request's Content-Type is \(type.isEmpty ? "missing" : type). Send the body with Content-Type: application/json (a web page cannot send that to another origin without the browser asking first)."
           )
@@ -87,8 +87,6 @@
       }
       return nil
     }
-
-    private func refuse(_ status: Int, _ message: String) -> (status: Int, message: String) { (status, message) }
 
     /// Whether the admin API answers requests whose `Host` names `host` (lowercased, IPv6 in
     /// brackets, no port).
