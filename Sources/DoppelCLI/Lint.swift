@@ -17,7 +17,8 @@
         the JSON path of the field), and exits with status 1 when there is any. A manifest is
         checked as `doppel serve` would load it (every fixture it names must exist) and scanned
         for secrets; a cassette is checked for entries that cannot be replayed and for secrets
-        that were not redacted (tokens, keys, cookies, passwords).
+        that were not redacted (tokens, keys, cookies, passwords), exactly what `doppel record`
+        would redact, in bodies of every encoding.
 
         With --openapi, every stub of a manifest and every entry of a cassette is also checked
         against the OpenAPI document, with the messages the runtime check gives: a stub at the
@@ -35,6 +36,9 @@
       name: .customLong("keep"),
       help: "Do not report this header, query or form parameter, or JSON key for its name (repeatable).")
     var keptNames: [String] = []
+
+    @Flag(help: "Do not report bodies that cannot be scanned for secrets (as recorded with that option).")
+    var keepUnscannableBodies = false
 
     @Option(
       name: .customLong("openapi"),
@@ -69,7 +73,9 @@
         }
       #endif
       for path in files {
-        var found = Self.check(path, redaction: Redaction.default.keeping(names: keptNames))
+        var redaction = Redaction.default.keeping(names: keptNames)
+        if keepUnscannableBodies { redaction = redaction.excluding(.unscannableBodies) }
+        var found = Self.check(path, redaction: redaction)
         #if OpenAPI
           if let document { found += Self.check(path, against: document) }
         #endif
@@ -183,7 +189,11 @@
       }
       return findings.map { finding in
         let place = JSONLocation.position(of: finding.field, in: data).map { ":\($0.line):\($0.column)" } ?? ""
-        return "\(shown)\(place): \(finding.field): \(finding.kind) (redact it, or replace it with a made-up value)"
+        let fix =
+          finding.kind == .unscannableBody
+          ? "record it again without --keep-unscannable-bodies, or replace it with a made-up body"
+          : "redact it, or replace it with a made-up value"
+        return "\(shown)\(place): \(finding.field): \(finding.kind) (\(fix))"
       }
     }
   }

@@ -12,9 +12,13 @@
         Point the client at the printed URL instead of the upstream: every request is sent to the
         upstream, answered with its response, and saved to the cassette, with secrets redacted as
         in-process recording does (Authorization, cookies, any header, parameter or JSON key named
-        like a token, secret, password, key, session or credential, JWTs and known key formats,
-        and every copy of a redacted value; add more with the --redact options, keep a name with
-        --keep). The cassette is written as requests come and when you press Ctrl-C. Another
+        like a token, secret, password (pwd, pass, passphrase, otp), refresh, CSRF, key, session or
+        credential, OAuth code and state, a URL's password, HTML meta and input fields named so,
+        JWTs and known key formats, and every copy of a redacted value; add more with the --redact
+        options, keep a name with --keep). Bodies are scanned in every encoding: base64, gzip and
+        deflate (decoded), binary (its text runs); a body that cannot be scanned is written as its
+        SHA-256 digest unless --keep-unscannable-bodies. Request lines are printed with the same
+        secrets redacted. The cassette is written as requests come and when you press Ctrl-C. Another
         recorder may write the same cassette meanwhile: each write locks the file and keeps the
         other's entries. Serve it afterwards with `doppel serve FILE.har`.
 
@@ -55,6 +59,12 @@
       help: "Do not redact this header, query or form parameter, or JSON key for its name (repeatable).")
     var keptNames: [String] = []
 
+    @Flag(
+      help:
+        "Write bodies that cannot be scanned for secrets (brotli, zstd, zip, …, or gzip beyond 16 MiB) as they are, instead of as their SHA-256 digest."
+    )
+    var keepUnscannableBodies = false
+
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
@@ -92,15 +102,16 @@
     func run() async throws {
       let upstreamURL = try Serve.parseOrigin(upstream, option: "--upstream")
       let outURL = URL(fileURLWithPath: out)
-      let redaction = Redaction.default.adding(
+      let named = Redaction.default.adding(
         headers: redactHeaders, queryParameters: redactQueryParameters, jsonFields: redactJSONFields
       ).keeping(names: keptNames)
+      let redaction = keepUnscannableBodies ? named.excluding(.unscannableBodies) : named
       let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
       let recorder = Recorder(backend: backend, url: outURL, redaction: redaction)
       var configuration = StubServer.Configuration()
       configuration.allowsNonLoopback = allowRemote
       configuration.origin = .fixed(upstreamURL)
-      if !quiet { configuration.onRequest = { Console.out($0.description) } }
+      if !quiet { configuration.onRequest = { Console.out(redaction.redact(line: $0.description)) } }
       configuration.admin.pathPrefix = admin ? "/__doppel/" : nil
       let generated = trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(serving: backend, host: host, port: port, configuration: configuration)

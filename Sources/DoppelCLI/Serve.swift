@@ -161,7 +161,7 @@
       configuration.idleTimeout = try Self.timeout(idleTimeout, option: "--idle-timeout")
       configuration.maximumConnections = maxConnections
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
-      if !quiet { configuration.onRequest = { Console.out($0.description) } }
+      if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
       configuration.corsOrigins = corsOrigins
       let generated = trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(

@@ -54,6 +54,7 @@ import Testing
         "leaky.har: entries[2].request.postData.text: private key",
         "leaky.har: entries[2].response.content.text: GitHub token",
         "leaky.har: entries[2].response.content.text: Stripe secret key",
+        "leaky.har: entries[3].response.headers.Location: secret query parameter \"code\"",
         "leaky.har: entries[3].response.headers.Location: secret query parameter \"access_token\"",
       ])
     let first = try #require(findings.dropFirst(2).first)

@@ -56,6 +56,19 @@ public enum CassetteLint {
     public static let jsonWebToken = Kind(description: "JSON Web Token")
     /// A PEM private key block.
     public static let privateKey = Kind(description: "private key")
+    /// An OpenAI API key (`sk-proj-…`, `sk-…`).
+    public static let openAIKey = Kind(description: "OpenAI API key")
+    /// An Anthropic API key (`sk-ant-api03-…`).
+    public static let anthropicKey = Kind(description: "Anthropic API key")
+    /// A GitLab personal access token (`glpat-…`).
+    public static let gitLabToken = Kind(description: "GitLab token")
+    /// An npm access token (`npm_…`).
+    public static let npmToken = Kind(description: "npm token")
+    /// The password of a URL's user information (`https://user:PASSWORD@host`).
+    public static let urlPassword = Kind(description: "password in a URL")
+    /// A body that cannot be scanned for secrets (compressed in a form Doppel cannot read, or too
+    /// large decompressed), kept whole (``Redaction/Rules/unscannableBodies``).
+    public static let unscannableBody = Kind(description: "body that cannot be scanned for secrets")
 
     /// A header that carries API keys, such as `X-API-Key`.
     public static func apiKeyHeader(_ name: String) -> Kind { Kind(description: "API key header \(name)") }
@@ -65,6 +78,11 @@ public enum CassetteLint {
     }
     /// A JSON body field that carries secrets, such as `password`.
     public static func secretJSONField(_ name: String) -> Kind { Kind(description: "secret JSON field \"\(name)\"") }
+    /// An HTML `<meta>` or `<input>` whose name says its value is secret, such as
+    /// `<meta name="csrf-token" content="…">`.
+    public static func secretHTMLField(_ name: String) -> Kind {
+      Kind(description: "secret HTML field \"\(name)\"")
+    }
     /// Another header whose name says it is secret, such as `X-Session-Token`.
     public static func secretHeader(_ name: String) -> Kind { Kind(description: "secret header \(name)") }
     /// A copy of a secret found elsewhere in the file (``Redaction/Rules/repeatedSecrets``).

@@ -55,8 +55,11 @@ public struct Redaction: Sendable, Equatable {
     public static let knownSecretValues = Rules(rawValue: 1 << 1)
     /// A value redacted in one place is redacted wherever else it appears.
     public static let repeatedSecrets = Rules(rawValue: 1 << 2)
+    /// A body that cannot be scanned for secrets is written as its digest: see
+    /// ``Redaction/unscannableBodyDigest(of:)``.
+    public static let unscannableBodies = Rules(rawValue: 1 << 3)
     /// Every rule, as in ``Redaction/default``.
-    public static let all: Rules = [.secretNames, .knownSecretValues, .repeatedSecrets]
+    public static let all: Rules = [.secretNames, .knownSecretValues, .repeatedSecrets, .unscannableBodies]
   }
 
   /// Header names whose values are replaced, besides those the ``rules`` find (the parsed
@@ -171,5 +174,29 @@ public struct Redaction: Sendable, Equatable {
 
   private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
     try JSONDecoder().decode(T.self, from: JSONEncoder().encode(json))
+  }
+}
+
+extension Redaction {
+  /// What a body that cannot be scanned for secrets is written as under
+  /// ``Rules/unscannableBodies``: `doppel-redacted: sha256 <hex> length <bytes>`, the digest and
+  /// length of its bytes, so that two recordings can still be told apart.
+  ///
+  /// A body cannot be scanned when it is compressed in a form Doppel cannot decode (brotli, zstd,
+  /// xz, bzip2, zip, 7z, rar: by its `Content-Encoding`, MIME type or first bytes), or is gzip,
+  /// zlib or DEFLATE that is malformed or decodes to more than 16 MiB. Other binary bodies are
+  /// scanned: their runs of ASCII text, for every rule.
+  public static func unscannableBodyDigest(of body: Data) -> String {
+    "doppel-redacted: sha256 \(SHA256.hex(body)) length \(body.count)"
+  }
+
+  /// `line` (a request line the command-line tool prints, such as `GET /cb?code=… → 200`) with
+  /// the secrets this redaction finds in text replaced: secret query items, a URL's password,
+  /// known secret formats.
+  package func redact(line: String) -> String {
+    let rules = SecretRules(self)
+    guard !rules.isEmpty else { return line }
+    var walker = SecretWalker(rules: rules, collectsFindings: false)
+    return walker.text(line, SecretWalker.Place(report: [], keyPath: nil, tracks: false))
   }
 }

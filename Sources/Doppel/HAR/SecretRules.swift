@@ -12,6 +12,7 @@ struct SecretRules: Sendable {
   let names: Bool
   let values: Bool
   let echoes: Bool
+  let digests: Bool
 
   init(_ redaction: Redaction) {
     headers = Set(redaction.headers.map { $0.lowercased() })
@@ -21,17 +22,18 @@ struct SecretRules: Sendable {
     names = redaction.rules.contains(.secretNames)
     values = redaction.rules.contains(.knownSecretValues)
     echoes = redaction.rules.contains(.repeatedSecrets)
+    digests = redaction.rules.contains(.unscannableBodies)
   }
 
   /// Whether the rules can find nothing at all.
-  var isEmpty: Bool { headers.isEmpty && parameters.isEmpty && jsonPaths.isEmpty && !names && !values }
+  var isEmpty: Bool { headers.isEmpty && parameters.isEmpty && jsonPaths.isEmpty && !names && !values && !digests }
 
   // MARK: Names
 
   /// The kind of secret a header `name: value` is, or `nil` when it is not one.
   func header(_ name: String, value: String) -> Kind? {
     let lower = name.lowercased()
-    guard !kept.contains(lower), headers.contains(lower) || (names && Self.isSecretName(lower)) else { return nil }
+    guard !kept.contains(lower), headers.contains(lower) || (names && Self.isSecretName(name)) else { return nil }
     switch lower {
     case "authorization", "proxy-authorization":
       let scheme = value.split(separator: " ", maxSplits: 1).first.map { $0.lowercased() } ?? ""
@@ -49,31 +51,51 @@ struct SecretRules: Sendable {
     header("Cookie", value: "") != nil || header("Set-Cookie", value: "") != nil
   }
 
-  /// Whether a query or form parameter (its name decoded) is secret.
+  /// Whether a query or form parameter (its name decoded) is secret: besides secret names, the
+  /// OAuth authorization `code` and its `state`.
   func parameter(_ name: String) -> Bool {
     let lower = name.lowercased()
-    return !kept.contains(lower) && (parameters.contains(lower) || (names && Self.isSecretName(lower)))
+    return !kept.contains(lower)
+      && (parameters.contains(lower) || (names && (Self.isSecretName(name) || Self.oauthParameters.contains(lower))))
   }
+
+  /// Query and form parameters secret by name only there: an OAuth redirect's `code` and `state`.
+  static let oauthParameters: Set<String> = ["code", "state"]
 
   /// Whether a JSON key is secret, `keyPath` being the keys from the body's root to it (`nil`
   /// outside bodies).
   func key(_ key: String, keyPath: [String]?) -> Bool {
     let lower = key.lowercased()
     if kept.contains(lower) { return false }
-    if names && Self.isSecretName(lower) { return true }
+    if names && Self.isSecretName(key) { return true }
     guard let keyPath, !jsonPaths.isEmpty else { return false }
     return jsonPaths.contains(keyPath + [key])
   }
 
+  /// Secret wherever they appear in a name.
   private static let secretWords = [
-    "token", "secret", "password", "passwd", "apikey", "session", "credential", "privatekey", "signature",
+    "token", "secret", "password", "passwd", "apikey", "session", "credential", "privatekey", "signature", "csrf",
+    "xsrf", "passphrase", "passcode",
   ]
 
-  /// Whether a lower-cased name is one a user would call secret.
-  static func isSecretName(_ lower: String) -> Bool {
+  /// Secret as a whole word of a name (`pwd`, `user_pass`, `otpCode`), not inside another
+  /// (`passenger`, `compass`, `footprint`).
+  private static let secretWholeWords: Set<String> = ["pwd", "pass", "pw", "otp", "totp", "hotp"]
+
+  /// Secret as the last word of a name (`refresh`, `x-refresh`), not before another
+  /// (`refresh_rate`).
+  private static let secretLastWords: Set<String> = ["refresh"]
+
+  /// Whether a name is one a user would call secret (in any case; a lower-cased name loses only
+  /// its camel-case word breaks).
+  static func isSecretName(_ original: String) -> Bool {
+    let lower = original.lowercased()
     let name = compact(lower)
     if name == "cookie" || name == "cookies" || name == "setcookie" { return true }
     if secretWords.contains(where: { name.contains($0) }) { return true }
+    let words = Self.words(original)
+    if words.contains(where: secretWholeWords.contains) { return true }
+    if let last = words.last, secretLastWords.contains(last) { return true }
     // `auth`, `oauth`, `authorization`, `x-auth-…`, but not `author` or `authority`.
     var rest = name[...]
     while let found = rest.range(of: "auth") {
@@ -82,6 +104,30 @@ struct SecretRules: Sendable {
       rest = name[found.upperBound...]
     }
     return false
+  }
+
+  /// The lower-cased words of a name, split at `-`, `_`, `.`, spaces and camel case:
+  /// `X-OTP_code`, `otpCode` → `otp`, `code`.
+  static func words(_ name: String) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var previousLower = false
+    for character in name {
+      if !character.isLetter && !character.isNumber {
+        if !word.isEmpty { words.append(word) }
+        word = ""
+        previousLower = false
+        continue
+      }
+      if character.isUppercase, previousLower, !word.isEmpty {
+        words.append(word)
+        word = ""
+      }
+      previousLower = character.isLowercase || character.isNumber
+      word += character.lowercased()
+    }
+    if !word.isEmpty { words.append(word) }
+    return words
   }
 
   /// `x-api-key` → `xapikey`.
@@ -116,6 +162,10 @@ struct SecretRules: Sendable {
   static let valuePattern: Pattern? = {
     let sources = [
       #"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\z)"#,
+      #"\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}"#,
+      #"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{32,}"#,
+      #"\bglpat-[A-Za-z0-9_-]{20,}"#,
+      #"\bnpm_[A-Za-z0-9]{36}"#,
       #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#,
       #"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"#,
       #"\bxox[abposr]-[A-Za-z0-9-]{10,}"#,
@@ -128,7 +178,8 @@ struct SecretRules: Sendable {
   }()
 
   static let valueKinds: [Kind] = [
-    .privateKey, .awsAccessKey, .gitHubToken, .slackToken, .googleAPIKey, .stripeKey, .jsonWebToken, .bearerToken,
+    .privateKey, .anthropicKey, .openAIKey, .gitLabToken, .npmToken, .awsAccessKey, .gitHubToken, .slackToken,
+    .googleAPIKey, .stripeKey, .jsonWebToken, .bearerToken,
   ]
 
   /// The shortest text a value pattern can match (`xoxb-` and ten characters; `Bearer ` and eight).

@@ -50,7 +50,9 @@ struct SecretWalker {
   private(set) var findings: [Finding] = []
   private var seen: Set<Finding> = []
   private var echoes = EchoSet()
-  private var changes = 0
+  private(set) var changes = 0
+  /// The `Content-Encoding` of the request or response being walked.
+  var contentEncoding = ""
   /// Whether a JSON key is secret by its name, by key.
   private var secretKeys: [String: Bool] = [:]
   private static let pairLists: Set<String> = ["headers", "cookies", "queryString", "params"]
@@ -96,17 +98,27 @@ struct SecretWalker {
         })
     case .object(let object):
       var result = object
+      let outer = contentEncoding
+      defer { contentEncoding = outer }
+      if place.keyPath == nil, case .array(let headers)? = object["headers"] {
+        contentEncoding = Self.contentEncodingHeader(in: headers)
+      }
       // In key order when reporting, so that findings come in a stable order.
+      var bodyEncoding: (new: JSONValue?, old: JSONValue?)?
       for key in collectsFindings ? object.keys.sorted() : Array(object.keys) {
         guard let inner = object[key] else { continue }
         let child = place.key(key)
         if place.keyPath == nil, key == "text", case .string(let text) = inner {
-          result[key] = .string(body(text, encoding: object["encoding"], child))
+          let (redacted, encoding) = body(text, in: object, child)
+          result[key] = .string(redacted)
+          // Set after the loop: a body replaced by its digest loses its encoding.
+          bodyEncoding = (encoding, object["encoding"])
         } else {
           let secret = isSecret(key: key, keyPath: place.keyPath) ? key : nil
           result[key] = walk(inner, child, parent: key, secret: secret)
         }
       }
+      if let bodyEncoding, bodyEncoding.new != bodyEncoding.old { result["encoding"] = bodyEncoding.new }
       return .object(result)
     default:
       return value
@@ -150,25 +162,11 @@ struct SecretWalker {
     return result
   }
 
-  /// A body's `text`: decoded first when it is base64 of UTF-8 text (binary bodies are left as
-  /// they are).
-  private mutating func body(_ text: String, encoding: JSONValue?, _ place: Place) -> String {
-    guard case .string(let name)? = encoding, name.lowercased() == "base64" else {
-      return self.text(text, place.body)
-    }
-    guard let data = Data(base64Encoded: text.filter { !$0.isWhitespace }),
-      let decoded = String(data: data, encoding: .utf8)
-    else { return text }
-    let before = changes
-    let redacted = self.text(decoded, place.body)
-    return changes == before ? text : Data(redacted.utf8).base64EncodedString()
-  }
-
   // MARK: Text
 
   /// Any string: JSON inside it, known secret formats, secret `name=value` pairs, repeated
   /// secrets.
-  private mutating func text(_ string: String, _ place: Place) -> String {
+  mutating func text(_ string: String, _ place: Place) -> String {
     guard !string.isEmpty, string != Redaction.marker else { return string }
     if let json = Self.embeddedJSON(string) {
       let before = changes
@@ -182,6 +180,8 @@ struct SecretWalker {
     var result = string
     if rules.values, result.utf8.count >= SecretRules.shortestValue { result = formats(result, place) }
     result = pairs(result, place)
+    if rules.names { result = userInformation(result, place) }
+    if rules.names || !rules.parameters.isEmpty { result = markup(result, place) }
     if !echoes.isEmpty, let replaced = echoes.replacing(in: result) {
       found(.repeatedSecret, place, secrets: [])
       result = replaced
@@ -294,7 +294,7 @@ struct SecretWalker {
 
   // MARK: Findings
 
-  private mutating func found(_ kind: Kind, _ place: Place, secrets: [String]) {
+  mutating func found(_ kind: Kind, _ place: Place, secrets: [String]) {
     changes += 1
     if rules.echoes {
       for secret in secrets where SecretRules.isRepeatable(secret) { echoes.insert(secret) }
