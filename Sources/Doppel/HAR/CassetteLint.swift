@@ -10,8 +10,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// Values replaced by ``Redaction/marker`` are not reported. Base64 bodies are decoded before they
-/// are scanned.
+/// Values replaced by ``Redaction/marker`` are not reported. Bodies are scanned in every encoding,
+/// as redaction reads them (base64, gzip, zlib and DEFLATE decoded, binary bodies' runs of text),
+/// and a body that cannot be scanned is reported under ``Redaction/Rules/unscannableBodies``.
 public enum CassetteLint {
   /// A secret found in a cassette.
   public struct Finding: Sendable, Hashable, CustomStringConvertible {

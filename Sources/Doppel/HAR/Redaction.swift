@@ -8,28 +8,38 @@ import Foundation
 /// try cassette.save(to: url, redaction: redaction)
 /// ```
 ///
-/// The ``default`` redaction finds secrets by three ``Rules``:
+/// The ``default`` redaction finds secrets by four ``Rules``:
 /// - ``Rules/secretNames``: a header, query or form parameter, or JSON object key (in request and
 ///   response bodies, at any depth) whose name a user would call secret: `Authorization`,
 ///   `Cookie`, `Set-Cookie`, and any name containing `token`, `secret`, `password`, `passwd`,
 ///   `api_key` (or `apikey`, `api-key`, `apiKey`), `session`, `auth` (but not `author`),
-///   `credential`, `private_key` or `signature`, in any case and with `-`, `_`, `.` or spaces
-///   anywhere. The whole value is replaced; a JSON value that is a list of strings has each string
+///   `credential`, `private_key`, `signature`, `csrf`, `xsrf`, `passphrase` or `passcode`, in any
+///   case and with `-`, `_`, `.` or spaces anywhere; any name with the word `pwd`, `pass`, `pw`,
+///   `otp`, `totp` or `hotp` (words split at those characters and at camel case: `user_pass`,
+///   `otpCode`, but not `passenger` or `compass`), or ending in the word `refresh` (but not
+///   `refresh_rate`); and, as query and form parameters only, OAuth's `code` and `state`. The
+///   password of a URL (`https://user:PASSWORD@host`) and the value of an HTML `<meta>` or
+///   `<input>` with such a name are secret too. The whole value is replaced; a JSON value that is a list of strings has each string
 ///   replaced. Numbers, Booleans and `null` are kept, so a replayed body still decodes.
 /// - ``Rules/knownSecretValues``: JSON Web Tokens, `Bearer` tokens, PEM private keys, and the key
-///   formats of Stripe (`sk_live_…`, `rk_live_…`, `…_test_…`), GitHub (`ghp_…`, `github_pat_…`),
-///   AWS (`AKIA…`), Google (`AIza…`) and Slack (`xox…`), wherever they appear: any header, URL,
+///   formats of Stripe (`sk_live_…`, `rk_live_…`, `…_test_…`), GitHub (`ghp_…`, `gho_…`, `ghs_…`,
+///   `github_pat_…`), AWS (`AKIA…`), Google (`AIza…`), Slack (`xox…`), OpenAI (`sk-proj-…`,
+///   `sk-…`), Anthropic (`sk-ant-…`), GitLab (`glpat-…`) and npm (`npm_…`), wherever they appear: any header, URL,
 ///   cookie or body text. Only the secret itself is replaced (`Bearer REDACTED`).
 /// - ``Rules/repeatedSecrets``: a value redacted in one place is also replaced wherever else it
 ///   appears in the cassette: a password the server echoes, a token sent back in another header, a
 ///   URL or a path. Only values that look like secrets repeat this way: at least 8 characters with
 ///   a digit, or 20 characters mixing upper and lower case; so a redacted `"token_type": "Bearer"`
 ///   does not erase every `Bearer` in the file.
+/// - ``Rules/unscannableBodies``: a body that cannot be searched is written as its digest (see
+///   ``unscannableBodyDigest(of:)``); exclude the rule to keep such bodies as they are.
 ///
 /// Besides URLs and form bodies, `name=value` pairs are looked for in any text (a URL inside a JSON
 /// string, an echoed form), and a string holding JSON is redacted as JSON. Request and response
-/// bodies are both redacted, base64 ones after decoding (a binary body that is not UTF-8 text is left
-/// as it is).
+/// bodies are both redacted, in every encoding: base64 ones (and text bodies that are all base64)
+/// after decoding; gzip, zlib and DEFLATE ones decoded (up to 16 MiB) and, when something was
+/// replaced, written back in the same format in stored blocks; other binary bodies in their runs of
+/// ASCII text.
 ///
 /// To keep a value that a rule would remove, name it in ``keeping(names:)``, or leave a rule out
 /// with ``excluding(_:)``. ``CassetteLint`` reports exactly what a redaction would remove.
@@ -51,7 +61,7 @@ public struct Redaction: Sendable, Equatable {
     /// Headers, query and form parameters and JSON keys whose names a user would call secret.
     public static let secretNames = Rules(rawValue: 1 << 0)
     /// JSON Web Tokens, `Bearer` tokens, private keys, and the key formats of Stripe, GitHub, AWS,
-    /// Google and Slack, anywhere.
+    /// Google, Slack, OpenAI, Anthropic, GitLab and npm, anywhere.
     public static let knownSecretValues = Rules(rawValue: 1 << 1)
     /// A value redacted in one place is redacted wherever else it appears.
     public static let repeatedSecrets = Rules(rawValue: 1 << 2)
