@@ -20,7 +20,8 @@ import Testing
     #expect(SecretRules.isSecretName(name) == secret)
     let rules = SecretRules(.default)
     #expect(rules.key(name, keyPath: []) == secret)
-    #expect((rules.header(name, value: "v") != nil) == secret)
+    // `Refresh` is an HTTP header, not a token.
+    #expect((rules.header(name, value: "v") != nil) == (secret && name != "refresh"))
   }
 
   @Test func oauthCodeAndStateAreSecretOnlyAsParameters() {
@@ -214,6 +215,36 @@ import Testing
     for text in ["sk-some-long-product-slug-name-here", "task-ant-api03", "glpat-short"] {
       #expect(Redaction.default.redact(line: text) == text)
     }
+  }
+
+  @Test func jsonPairsInsideOtherTextAreRedacted() {
+    #expect(
+      Redaction.default.redact(
+        line: #"<script>window.state = {"csrfToken": "ct-0001", "user": "ann", "otp":"ot-0002"};</script>"#)
+        == #"<script>window.state = {"csrfToken": "REDACTED", "user": "ann", "otp":"REDACTED"};</script>"#)
+    #expect(
+      Redaction.default.redact(line: #"log: "state": "CA", "code": "E42", "passenger": "Ann \"Pass\" Lee""#)
+        == #"log: "state": "CA", "code": "E42", "passenger": "Ann \"Pass\" Lee""#)
+  }
+
+  @Test(.timeLimit(.minutes(1))) func adversarialMarkupTakesLinearTime() {
+    let unterminated = String(repeating: #"<meta name="csrf-token" content="x"#, count: 20_000)
+    // As in HTML, a quoted value runs to the next quote; what matters here is that it ends.
+    #expect(Redaction.default.redact(line: unterminated).utf8.count < unterminated.utf8.count)
+    let quotes = String(repeating: #""a": "#, count: 40_000) + "\""
+    #expect(Redaction.default.redact(line: quotes).utf8.count == quotes.utf8.count)
+    let urls = String(repeating: "https://a:b", count: 40_000)
+    #expect(Redaction.default.redact(line: urls).utf8.count == urls.utf8.count)
+  }
+
+  @Test func theRefreshHeaderIsKept() throws {
+    let entry = try HAREntry(
+      request: Request(url: URL(string: "https://a.com/")!),
+      response: .text("wait", headers: ["Refresh": "5; url=/next", "X-Refresh": "rf-0001abcd"]))
+    #expect(
+      Redaction.default.redact(entry).response.headers.filter { $0.name.contains("Refresh") }.map(\.value) == [
+        "5; url=/next", "REDACTED",
+      ])
   }
 
   @Test func requestLinesAreRedacted() {

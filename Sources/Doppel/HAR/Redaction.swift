@@ -18,8 +18,9 @@ import Foundation
 ///   `otp`, `totp` or `hotp` (words split at those characters and at camel case: `user_pass`,
 ///   `otpCode`, but not `passenger` or `compass`), or ending in the word `refresh` (but not
 ///   `refresh_rate`); and, as query and form parameters only, OAuth's `code` and `state`. The
-///   password of a URL (`https://user:PASSWORD@host`) and the value of an HTML `<meta>` or
-///   `<input>` with such a name are secret too. The whole value is replaced; a JSON value that is a list of strings has each string
+///   password of a URL (`https://user:PASSWORD@host`), the value of an HTML `<meta>` or `<input>`
+///   with such a name, and of a `"name": "value"` JSON pair in other text are secret too (the HTTP
+///   header `Refresh` is not). The whole value is replaced; a JSON value that is a list of strings has each string
 ///   replaced. Numbers, Booleans and `null` are kept, so a replayed body still decodes.
 /// - ``Rules/knownSecretValues``: JSON Web Tokens, `Bearer` tokens, PEM private keys, and the key
 ///   formats of Stripe (`sk_live_…`, `rk_live_…`, `…_test_…`), GitHub (`ghp_…`, `gho_…`, `ghs_…`,

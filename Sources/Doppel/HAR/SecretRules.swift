@@ -33,7 +33,9 @@ struct SecretRules: Sendable {
   /// The kind of secret a header `name: value` is, or `nil` when it is not one.
   func header(_ name: String, value: String) -> Kind? {
     let lower = name.lowercased()
-    guard !kept.contains(lower), headers.contains(lower) || (names && Self.isSecretName(name)) else { return nil }
+    // `Refresh` is an HTTP header (`Refresh: 5; url=/next`), not a refresh token.
+    guard !kept.contains(lower), headers.contains(lower) || (names && lower != "refresh" && Self.isSecretName(name))
+    else { return nil }
     switch lower {
     case "authorization", "proxy-authorization":
       let scheme = value.split(separator: " ", maxSplits: 1).first.map { $0.lowercased() } ?? ""

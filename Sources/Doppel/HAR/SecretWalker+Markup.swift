@@ -1,5 +1,7 @@
-/// Secrets that text holds by its structure: the password of a URL's user information, and the
-/// value of an HTML `<meta>` or `<input>` whose name is secret (a CSRF token in a page).
+/// Secrets that text holds by its structure: the password of a URL's user information, the value
+/// of an HTML `<meta>` or `<input>` whose name is secret (a CSRF token in a page), and a
+/// `"name": "value"` pair of JSON inside text that is not JSON as a whole (a script's state in a
+/// page, a fragment in a binary body).
 extension SecretWalker {
   /// Replaces `PASSWORD` in `scheme://user:PASSWORD@host`, wherever a URL is in the text.
   mutating func userInformation(_ string: String, _ place: Place) -> String {
@@ -113,7 +115,11 @@ extension SecretWalker {
       let quote = bytes[index]
       if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
         let valueStart = index + 1
-        guard let close = bytes[valueStart...].firstIndex(of: quote) else { break }
+        // Unterminated, the quote ends nothing after it either: the scan stops here.
+        guard let close = bytes[valueStart...].firstIndex(of: quote) else {
+          index = bytes.count
+          break
+        }
         found.append((name, valueStart..<close))
         index = close + 1
       } else {
@@ -123,5 +129,65 @@ extension SecretWalker {
       }
     }
     return (found, min(index + 1, bytes.count))
+  }
+
+  /// Replaces the value of each `"name": "value"` pair whose name is a secret JSON key
+  /// (``SecretRules/key(_:keyPath:)``), in text that is not JSON as a whole.
+  mutating func quotedPairs(_ string: String, _ place: Place) -> String {
+    guard string.utf8.contains(UInt8(ascii: "\"")), string.utf8.contains(UInt8(ascii: ":")) else { return string }
+    let bytes = Array(string.utf8)
+    let marker = Array(Redaction.marker.utf8)
+    var output: [UInt8] = []
+    var copied = 0
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "\"") else {
+        index += 1
+        continue
+      }
+      guard let nameEnd = Self.closingQuote(bytes, after: index) else { break }
+      var cursor = nameEnd + 1
+      while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 { cursor += 1 }
+      guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") else {
+        // The closing quote may open the next string.
+        index = nameEnd
+        continue
+      }
+      cursor += 1
+      while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 { cursor += 1 }
+      guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\""),
+        let valueEnd = Self.closingQuote(bytes, after: cursor)
+      else {
+        index = cursor
+        continue
+      }
+      let name = String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self)
+      let value = bytes[(cursor + 1)..<valueEnd]
+      if !value.isEmpty, !value.elementsEqual(marker), rules.key(name, keyPath: nil) {
+        output += bytes[copied...cursor]
+        output += marker
+        copied = valueEnd
+        found(.secretJSONField(name), place, secrets: [String(decoding: value, as: UTF8.self)])
+      }
+      index = valueEnd + 1
+    }
+    guard copied > 0 else { return string }
+    output += bytes[copied...]
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// The `"` that closes the string opened at `open`, skipping escaped characters; `nil` at a line
+  /// end or the end of the text.
+  private static func closingQuote(_ bytes: [UInt8], after open: Int) -> Int? {
+    var index = open + 1
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "\""): return index
+      case UInt8(ascii: "\\"): index += 2
+      case 0x0A, 0x0D: return nil
+      default: index += 1
+      }
+    }
+    return nil
   }
 }

@@ -182,6 +182,7 @@ struct SecretWalker {
     result = pairs(result, place)
     if rules.names { result = userInformation(result, place) }
     if rules.names || !rules.parameters.isEmpty { result = markup(result, place) }
+    if rules.names { result = quotedPairs(result, place) }
     if !echoes.isEmpty, let replaced = echoes.replacing(in: result) {
       found(.repeatedSecret, place, secrets: [])
       result = replaced

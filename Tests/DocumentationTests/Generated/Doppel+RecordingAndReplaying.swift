@@ -63,9 +63,9 @@ struct Snippet_Doppel_RecordingAndReplaying_L177 {
   func showsAServerError() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:232
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:234
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_RecordingAndReplaying_L232 {
+struct Snippet_Doppel_RecordingAndReplaying_L234 {
   // More names:
   @Test(.doppel(cassette: "login", redaction: .default.adding(headers: ["X-Tenant"], jsonFields: ["user.pin"])))
   func logsIn() async throws {}
@@ -79,23 +79,23 @@ struct Snippet_Doppel_RecordingAndReplaying_L232 {
   func echoes() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:266
-func snippet_Doppel_RecordingAndReplaying_L266() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:268
+func snippet_Doppel_RecordingAndReplaying_L268() async throws {
   for finding in try CassetteLint.scan(fileAt: cassetteURL) {
     print(finding)  // …/login.har: entries[2].request.headers.Authorization: bearer token
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:307
-func snippet_Doppel_RecordingAndReplaying_L307() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:309
+func snippet_Doppel_RecordingAndReplaying_L309() async throws {
   let export = try Cassette.load(from: URL(fileURLWithPath: "/Users/me/Downloads/api.example.com.har"))
   try export.save(to: testsFolder.appending(path: "__Cassettes__/BreedTests/breeds.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = export
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:333
-func snippet_Doppel_RecordingAndReplaying_L333() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:335
+func snippet_Doppel_RecordingAndReplaying_L335() async throws {
   let backend = Backend()
   let cassette = try backend.insertCassette(at: cassetteURL, record: .once)
   defer { try? cassette.eject() }  // saves what was recorded
@@ -104,7 +104,7 @@ func snippet_Doppel_RecordingAndReplaying_L333() async throws {
   _ = cassette
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:341
-func snippet_Doppel_RecordingAndReplaying_L341() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:343
+func snippet_Doppel_RecordingAndReplaying_L343() async throws {
   try backend.replay(Cassette.load(from: cassetteURL))
 }
