@@ -133,6 +133,20 @@
       #expect(lint.status == 0)
     }
 
+    @Test func serveLogsRequestLinesRedacted() async throws {
+      let directory = try temporaryDirectory()
+      try Data(#"{"stubs": [{"request": "GET /cb", "response": {"text": "signed in"}}]}"#.utf8).write(
+        to: directory.appendingPathComponent("doppel.json"))
+      let doppel = try DoppelProcess(["serve", directory.path, "--port", "0", "--no-watch"])
+      let base = try await doppel.serverURL().absoluteString
+      let (status, _) = try await fetch(URL(string: "\(base)/cb?sessionid=si-Session-0212&code=oc-Code-0210&page=2")!)
+      #expect(status == 200)
+      let line = try await doppel.line(containing: "GET /cb")
+      #expect(line == "GET /cb?sessionid=REDACTED&code=REDACTED&page=2 → 200 (doppel.json:1)")
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
     @Test func keepingUnscannableBodiesIsAnOptionOfRecordAndLint() async throws {
       let cassette = try temporaryDirectory().appendingPathComponent("kept.har")
       try await withStubServer(Self.upstream()) { real in

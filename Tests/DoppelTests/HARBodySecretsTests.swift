@@ -172,6 +172,53 @@ import Testing
     #expect(redaction.redact(entry) == entry)
   }
 
+  /// A gzip stream of `count` zero bytes in about `count / 160` bytes: a literal, then copies of
+  /// 258 bytes at distance 1 in one fixed-Huffman block (13 bits each).
+  static func bomb(zeros count: Int) -> [UInt8] {
+    var bytes: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+    var buffer = 0
+    var filled = 0
+    func put(_ value: Int, _ width: Int) {
+      buffer |= value << filled
+      filled += width
+      while filled >= 8 {
+        bytes.append(UInt8(buffer & 0xFF))
+        buffer >>= 8
+        filled -= 8
+      }
+    }
+    /// A Huffman code, most significant bit first.
+    func code(_ value: Int, _ width: Int) {
+      for shift in stride(from: width - 1, through: 0, by: -1) { put((value >> shift) & 1, 1) }
+    }
+    put(1, 1)  // the last block
+    put(1, 2)  // fixed Huffman codes
+    code(0x30, 8)  // literal 0
+    for _ in 0..<((count - 1) / 258) {
+      code(0xC5, 8)  // length symbol 285: 258 bytes
+      code(0, 5)  // distance symbol 0: distance 1
+    }
+    code(0, 7)  // end of block
+    put(0, 7)
+    return bytes + [UInt8](repeating: 0, count: 8)
+  }
+
+  @Test func aDecompressionBombIsWrittenAsADigestWithoutBeingInflatedWhole() throws {
+    let bomb = Self.bomb(zeros: 40 << 20)
+    #expect(bomb.count < 300_000)
+    #expect(throws: Inflate.Failure.tooLarge) { try CompressedBody.decode(bomb, .gzip) }
+    let entry = try HAREntry(
+      request: Request(url: URL(string: "https://a.com/bomb")!),
+      response: .data(Data(bomb), headers: ["Content-Type": "application/gzip"]))
+    #expect(
+      Redaction.default.redact(entry).response.content.text
+        == Redaction.unscannableBodyDigest(of: Data(bomb)))
+    // Within the limit, the same stream decodes.
+    #expect(
+      try Inflate.decode(Self.bomb(zeros: 1 + 258 * 4), from: 10, limit: 2_000).output
+        == [UInt8](repeating: 0, count: 1 + 258 * 4))
+  }
+
   @Test func lintFlagsEveryKindWhereRedactionWould() throws {
     let findings = try CassetteLint.scan(Self.plantedCassette, file: "planted.har")
     #expect(
