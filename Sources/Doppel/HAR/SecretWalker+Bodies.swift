@@ -37,7 +37,7 @@ extension SecretWalker {
 
   /// A body's bytes: text, compressed or binary.
   mutating func scan(_ bytes: [UInt8], mimeType: String, _ place: Place, depth: Int) -> Scanned {
-    if let string = String(validating: bytes, as: UTF8.self) {
+    if let string = Self.utf8Text(bytes) {
       let before = changes
       let redacted = text(string, place.body)
       return changes == before ? .unchanged : .redacted(Array(redacted.utf8))
@@ -98,12 +98,17 @@ extension SecretWalker {
     let padded = standard + String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
     guard let data = Data(base64Encoded: padded) else { return nil }
     let bytes = [UInt8](data)
-    let isText = String(validating: bytes, as: UTF8.self) != nil
+    let isText = Self.utf8Text(bytes) != nil
     guard isText || CompressedBody.format(of: bytes, contentEncoding: "", mimeType: "") != nil else { return nil }
     switch scan(bytes, mimeType: "", place, depth: 1) {
     case .redacted(let redacted): return Data(redacted).base64EncodedString()
     case .unchanged, .unscannable: return nil
     }
+  }
+
+  /// `bytes` as text when they are valid UTF-8 (`String(validating:as:)` needs macOS 15 and iOS 18).
+  static func utf8Text(_ bytes: [UInt8]) -> String? {
+    String(bytes: bytes, encoding: .utf8)
   }
 
   private static let base64Alphabet = Set(
