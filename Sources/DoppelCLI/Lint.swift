@@ -13,16 +13,18 @@
       abstract:
         "Check manifests and HAR cassettes: format errors, missing fixtures, secrets, drift from an OpenAPI document.",
       discussion: """
-        Prints one line per problem, starting with the file and the position (line:column, and
-        the JSON path of the field), and exits with status 1 when there is any. A manifest is
-        checked as `doppel serve` would load it (every fixture it names must exist) and scanned
-        for secrets; a cassette is checked for entries that cannot be replayed and for secrets
-        that were not redacted (tokens, keys, cookies, passwords), exactly what `doppel record`
-        would redact, in bodies of every encoding.
+        Prints one line per problem, starting with the file and the position
+        (line:column, and the JSON path of the field), and exits with status 1 when
+        there is any. A manifest is checked as `doppel serve` would load it (every
+        fixture it names must exist) and scanned for secrets; a cassette is checked
+        for entries that cannot be replayed and for secrets that were not redacted
+        (tokens, keys, cookies, passwords), exactly what `doppel record` would redact,
+        in bodies of every encoding.
 
-        With --openapi, every stub of a manifest and every entry of a cassette is also checked
-        against the OpenAPI document, with the messages the runtime check gives: a stub at the
-        line of its declaration, a cassette entry at the line of the entry.
+        With --openapi, every stub of a manifest and every entry of a cassette is also
+        checked against the OpenAPI document, with the messages the runtime check
+        gives: a stub at the line of its declaration, a cassette entry at the line of
+        the entry.
         """
     )
 
