@@ -1,0 +1,262 @@
+"""The stub server beside a browser: what a web page can and cannot do to `doppel serve`.
+
+Run by `.ci/browser/run` with the path of a built `doppel-cli`. Headless Chromium maps every
+`*.example` name to 127.0.0.1, so that pages come from "other sites" without leaving loopback:
+
+- http://evil.example:P and http://friend.example:P, a small server of this script's own, stand
+  for any web site the developer has open (P is its port);
+- http://rebind.example:D, where D is doppel's port, stands for DNS rebinding: a site whose name
+  first pointed at the attacker and now points at 127.0.0.1, so that its page is same-origin with
+  the stub server.
+
+Each check prints one line; the script exits 1 at the first failure, after printing the server's
+output. Every wait is bounded (script timeouts, socket timeouts).
+"""
+
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+DOPPEL = sys.argv[1]
+SECRET = "Bearer victim-s3cr3t-token-4711"
+WAIT = 15  # seconds any one step may take
+
+work = tempfile.mkdtemp(prefix="doppel-browser-")
+failures = []
+
+
+def check(name, condition, detail=""):
+    shown = str(detail)
+    shown = shown if len(shown) <= 400 else shown[:400] + "…"
+    print(("ok      " if condition else "FAILED  ") + name + ("" if condition else f": {shown}"))
+    if not condition:
+        failures.append(name)
+
+
+# --- The stub server ------------------------------------------------------------------------
+with open(os.path.join(work, "page.html"), "w") as f:
+    f.write("<!doctype html><title>served by doppel</title><p>a page on the stub server's port")
+with open(os.path.join(work, "doppel.json"), "w") as f:
+    json.dump(
+        {
+            "stubs": [
+                {"request": "GET /hello", "response": {"json": {"hello": "world"}}},
+                {
+                    "request": "GET /page.html",
+                    "response": {"file": "page.html", "headers": {"Content-Type": "text/html"}},
+                },
+            ],
+            "scenarios": {
+                "empty": {"stubs": [{"request": "GET /hello", "response": {"json": {}}}]}
+            },
+        },
+        f,
+    )
+
+
+# The friendly and the evil sites: one server, told apart by the Host header.
+class Sites(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"<!doctype html><title>a web site</title>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+sites = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sites)
+threading.Thread(target=sites.serve_forever, daemon=True).start()
+P = sites.server_address[1]
+EVIL = f"http://evil.example:{P}"
+FRIEND = f"http://friend.example:{P}"
+
+out_log = open(os.path.join(work, "out.log"), "w+")
+err_log = open(os.path.join(work, "err.log"), "w+")
+server = subprocess.Popen(
+    [DOPPEL, "serve", work, "--port", "0", "--no-watch", "--cors", FRIEND],
+    stdout=out_log,
+    stderr=err_log,
+)
+
+
+def server_output():
+    out_log.flush()
+    err_log.flush()
+    with open(out_log.name) as o, open(err_log.name) as e:
+        return o.read() + e.read()
+
+
+base = None
+deadline = time.monotonic() + WAIT
+while base is None and time.monotonic() < deadline:
+    match = re.search(r"http://127\.0\.0\.1:(\d+)", server_output())
+    if match:
+        base = match.group(0)
+        D = int(match.group(1))
+    elif server.poll() is not None:
+        break
+    else:
+        time.sleep(0.05)  # polling a log file for the first line, bounded by the deadline
+if base is None:
+    print(server_output())
+    sys.exit("doppel serve did not print its URL")
+print(f"doppel serve at {base}; web sites on port {P}")
+
+
+def script_request(method, path, body=None, headers=None):
+    """A request as a test or script sends it: loopback Host, no Origin."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=WAIT) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+# A victim's request with a credential, so that the journal holds something worth stealing.
+script_request("GET", "/hello", headers={"Authorization": SECRET})
+status, journal = script_request("GET", "/__doppel/requests")
+check("a script reads the journal (the admin API works for tests)", status == 200, status)
+
+# --- The browser ----------------------------------------------------------------------------
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--host-resolver-rules=MAP *.example 127.0.0.1",
+]:
+    options.add_argument(argument)
+driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+driver.set_script_timeout(WAIT)
+driver.set_page_load_timeout(WAIT)
+
+# Runs `fetch` in the page and returns what the page could see: status and text, or the error.
+FETCH = """
+const [url, init, done] = arguments;
+fetch(url, init)
+  .then(async (r) => done({status: r.status, type: r.type, text: await r.text()}))
+  .catch((e) => done({error: String(e)}));
+"""
+
+
+def page_fetch(url, init=None):
+    return driver.execute_async_script(FETCH, url, init or {})
+
+
+def stub_count():
+    status, text = script_request("GET", "/__doppel/stubs")
+    return len(json.loads(text)["stubs"]) if status == 200 else -1
+
+
+try:
+    stubs_before = stub_count()
+
+    # 1. Any web page adds a stub with a request it can send without a preflight.
+    driver.get(EVIL + "/")
+    attack = {
+        "request": "GET /pwned",
+        "response": {"file": "/etc/passwd", "headers": {"Access-Control-Allow-Origin": "*"}},
+    }
+    seen = page_fetch(
+        base + "/__doppel/stubs",
+        {
+            "method": "POST",
+            "mode": "no-cors",
+            "headers": {"Content-Type": "text/plain"},
+            "body": json.dumps(attack),
+        },
+    )
+    check("a cross-site POST reached the server (no browser-side block)", "error" not in seen, seen)
+    check("a cross-site text/plain POST adds no stub", stub_count() == stubs_before, stub_count())
+    status, _ = script_request("GET", "/pwned")
+    check("the page's stub does not answer", status == 404, status)
+    check(
+        "the refusal is printed with its reason",
+        "Refused POST /__doppel/stubs (403)" in server_output(),
+        server_output()[-600:],
+    )
+
+    # 2. A page reads the journal across origins.
+    seen = page_fetch(base + "/__doppel/requests")
+    check("a cross-site page cannot read the journal", "error" in seen, seen)
+
+    # 3. A page resets, switches scenarios (a simple form-encoded POST is the page's best try).
+    seen = page_fetch(base + "/__doppel/reset", {"method": "POST", "mode": "no-cors"})
+    seen = page_fetch(
+        base + "/__doppel/scenario",
+        {"method": "PUT", "headers": {"Content-Type": "application/json"}, "body": '{"scenario": "empty"}'},
+    )
+    check("a cross-site scenario switch fails in the page", "error" in seen, seen)
+    status, text = script_request("GET", "/hello")
+    check("the scenario is unchanged", status == 200 and '"hello"' in text, (status, text))
+
+    # 4. DNS rebinding: a page same-origin with the stub server, under a foreign name.
+    driver.get(f"http://rebind.example:{D}/page.html")
+    check("the rebound page loaded from the stub server", "served by doppel" in driver.title, driver.title)
+    seen = page_fetch("/__doppel/requests")
+    check("a rebound page gets 403 for the journal", seen.get("status") == 403, seen)
+    check("the journal's credential does not reach the rebound page", SECRET not in seen.get("text", ""))
+    check(
+        "the 403 says why and how to allow a host",
+        "Host is a loopback name or address" in seen.get("text", "")
+        and "--allow-host rebind.example" in seen.get("text", ""),
+        seen,
+    )
+    seen = page_fetch(
+        "/__doppel/scenario",
+        {"method": "PUT", "headers": {"Content-Type": "application/json"}, "body": '{"scenario": "empty"}'},
+    )
+    check("a rebound page cannot switch the scenario", seen.get("status") == 403, seen)
+    seen = page_fetch("/__doppel/stubs", {"method": "DELETE"})
+    check("a rebound page cannot delete the stubs", seen.get("status") == 403, seen)
+    check("the stubs are all there", stub_count() == stubs_before, stub_count())
+
+    # 5. Web apps in development are clients too: stub answers reach the origin the user listed.
+    driver.get(FRIEND + "/")
+    seen = page_fetch(base + "/hello")
+    check(
+        "a page from a --cors origin reads a stub's answer",
+        seen.get("status") == 200 and json.loads(seen.get("text", "{}")) == {"hello": "world"},
+        seen,
+    )
+    driver.get(EVIL + "/")
+    seen = page_fetch(base + "/hello")
+    check("a page from another origin cannot read it", "error" in seen, seen)
+
+    # 6. The server stayed up and serves scripts throughout.
+    status, _ = script_request("GET", "/hello")
+    check("the stub server still answers", status == 200 and server.poll() is None, status)
+finally:
+    driver.quit()
+    server.terminate()
+    try:
+        server.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    sites.shutdown()
+
+if failures:
+    print("\nThe stub server's output:\n" + server_output())
+    sys.exit(f"{len(failures)} browser check(s) failed: {failures}")
+print("All browser checks passed.")
