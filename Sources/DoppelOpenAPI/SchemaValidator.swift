@@ -209,6 +209,11 @@
               schema, "pattern",
               "the string \(SchemaValidator.quote(text())) could not be checked against the pattern \(pattern.source): \(NSRegularExpression.gaveUpExplanation("the pattern"))"
             )
+          case .outOfBudget:
+            fail(
+              schema, "pattern",
+              "the string \(SchemaValidator.quote(text())) could not be checked against the pattern \(pattern.source): \(NSRegularExpression.outOfBudgetExplanation("the pattern", so: "the string is not checked"))"
+            )
           }
         }
         if let known = schema.knownFormat, let format = schema.format {

@@ -9,6 +9,7 @@
     /// `GET requests?method=POST&path=/users/{id}&header=Accept:application/json&since=12`.
     func requests(_ query: [URLQueryItem], _ backend: Backend) throws -> Answer {
       var filter: Matcher = .any
+      var globFilter: String?
       var since = 0
       for item in query {
         let value = item.value ?? ""
@@ -27,6 +28,7 @@
           let matcher: Matcher =
             value.contains("*") || value.contains("?") ? .path(glob: value) : .path(value)
           if let problem = matcher.problem { throw DoppelError("query: path: \(problem.message)") }
+          if value.contains("*") || value.contains("?") { globFilter = value }
           filter = filter && matcher
         case "header":
           let parts = value.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -51,9 +53,19 @@
       let next = backend.journalAppended
       let (entries, dropped) = backend.journal(since: since)
       let first = next - entries.count
-      var items: [JSONValue] = []
-      for (offset, entry) in entries.enumerated() where filter.matches(entry.request) {
-        items.append(Self.describe(entry, index: first + offset))
+      // One step budget for the filter's glob across every entry it scans: once it is spent, each
+      // further search answers at once.
+      let (items, ranOut) = SearchBudget.measure { () -> [JSONValue] in
+        var items: [JSONValue] = []
+        for (offset, entry) in entries.enumerated() where filter.matches(entry.request) {
+          items.append(Self.describe(entry, index: first + offset))
+        }
+        return items
+      }
+      if ranOut {
+        throw DoppelError(
+          "query: path: the glob \"\(globFilter ?? "")\" spent the step budget of one request (\(SearchBudget.described)) scanning \(entries.count) journal entries. Narrow the filter: a glob with fewer * (each one multiplies the backtracking), or since=, method= or header= to scan fewer entries."
+        )
       }
       return Answer(
         status: 200,

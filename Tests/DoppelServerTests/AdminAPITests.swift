@@ -351,6 +351,26 @@
       }
     }
 
+    /// A journal filter whose glob backtracks on every entry: the step budget is the request's, not
+    /// each search's, so the filter is refused after a few entries with what to do instead.
+    @Test func aJournalFilterThatBacktracksSpendsOneBudgetAndIsRefused() async throws {
+      let backend = quietBackend()
+      try await withStubServer(backend) { server throws in
+        // Paths of their own: a pattern answers the text it last gave up on from memory, for free.
+        for n in 0..<30 { _ = try await fetch(server.url("/" + String(repeating: "a", count: 40 + n))) }
+        let glob = "/" + String(repeating: "a*", count: 12) + "b"
+        let refused = try await admin(server, "GET", "requests?path=\(glob)")
+        #expect(refused.status == 400)
+        #expect(
+          error(refused)
+            == "query: path: the glob \"\(glob)\" spent the step budget of one request (about 10 million steps for regular expressions and globs per request) scanning 30 journal entries. Narrow the filter: a glob with fewer * (each one multiplies the backtracking), or since=, method= or header= to scan fewer entries."
+        )
+        // A glob that does not backtrack reads every entry.
+        let plain = try await admin(server, "GET", "requests?path=/a*")
+        #expect(plain.json["requests"]?.arrayCount == 30)
+      }
+    }
+
     @Test func theAdminPrefixIsConfigurableAndCanBeTurnedOff() async throws {
       let backend = quietBackend()
       var configuration = StubServer.Configuration()

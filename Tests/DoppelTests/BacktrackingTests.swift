@@ -66,6 +66,69 @@ import Testing
       ])
   }
 
+  /// 100 stubs with a pattern that backtracks, and a request crafted against them: the first four
+  /// searches spend the request's budget and the rest answer at once, as not matching, so the
+  /// request costs four searches, not a hundred. A literal stub still answers.
+  @Test func manyPatternsThatBacktrackShareOneBudgetPerRequest() async throws {
+    let issues = IssueCollector()
+    let backend = Backend(issueReporter: issues.reporter)
+    let crafted = "/z/" + Self.crafted
+    let literal = backend.stub(.path(crafted), .text("literal"))
+    let cheapLine = #line + 1
+    let cheap = backend.stub(.path(regex: "^/z/a+!$"), .text("cheap"))
+    var nested: [StubHandle] = []
+    let nestedLine = #line + 1
+    for _ in 0..<100 { nested.append(backend.stub(.path(regex: "^/z/(a+)+$"), .ok)) }
+    let url = URL(string: "https://api.example.com\(crafted)")!
+    let (data, _) = try await backend.dataLoader.data(for: URLRequest(url: url))
+    #expect(String(decoding: data, as: UTF8.self) == "literal")
+    #expect(literal.callCount == 1)
+    // The cheap pattern would match, but the budget was spent before its turn.
+    #expect(cheap.callCount == 0)
+    #expect(nested.allSatisfy { $0.callCount == 0 })
+
+    // Without the literal stub, the request is unmatched and the report says why for each stub:
+    // the four newest searches give up and spend the budget, the cheap pattern is not searched.
+    literal.remove()
+    for stub in nested.dropFirst(4) { stub.remove() }
+    await #expect(throws: URLError.self) { try await backend.dataLoader.data(for: URLRequest(url: url)) }
+    let gaveUp =
+      "the regular expression /^/z/(a+)+$/ gave up after about 2.5 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it"
+    let outOfBudget =
+      "the regular expression /^/z/a+!$/ was not searched to the end, so the stub is treated as not matching: the searches for this request spent their budget (about 10 million steps for regular expressions and globs per request); simplify the patterns that backtrack (nested quantifiers such as (a+)+, globs with many *)"
+    #expect(
+      issues.all.map(\.message) == [
+        """
+        No stub matched GET https://api.example.com\(crafted)
+        Closest stubs:
+          1. BacktrackingTests.swift:\(cheapLine)  /^/z/a+!$/
+               ✗ path expected matching /^/z/a+!$/, got "\(crafted)" (\(outOfBudget))
+          2. BacktrackingTests.swift:\(nestedLine)  /^/z/(a+)+$/
+               ✗ path expected matching /^/z/(a+)+$/, got "\(crafted)" (\(gaveUp))
+          3. BacktrackingTests.swift:\(nestedLine)  /^/z/(a+)+$/
+               ✗ path expected matching /^/z/(a+)+$/, got "\(crafted)" (\(gaveUp))
+          (2 more stubs not shown)
+        Add a stub for this request, or fix the closest one.
+        """
+      ])
+  }
+
+  /// The budget is per request: the next request starts with a full one, and a search made
+  /// outside any request (a matcher called directly) has only the per-search limit.
+  @Test func eachRequestHasItsOwnBudget() throws {
+    let matcher = Matcher.path(regex: "^/z/(a+)+$")
+    // Texts of their own: a pattern answers the text it last gave up on from memory, for free.
+    let crafted = (0..<10).map { n in
+      Request(url: URL(string: "https://api.example.com/z/\(String(repeating: "a", count: 40 + n))!")!)
+    }
+    let (matched, ranOut) = SearchBudget.measure { crafted.map(matcher.matches) }
+    #expect(matched == Array(repeating: false, count: 10))
+    #expect(ranOut)
+    let plain = Request(url: URL(string: "https://api.example.com/z/aaaa")!)
+    #expect(SearchBudget.measure { matcher.matches(plain) } == (true, false))
+    #expect(matcher.matches(plain))
+  }
+
   @Test func aHeaderRegexThatGivesUpMatchesNothing() throws {
     var request = URLRequest(url: URL(string: "https://api.example.com/")!)
     request.setValue(Self.crafted, forHTTPHeaderField: "X-Token")

@@ -82,7 +82,8 @@ extension Backend {
   /// Finds the stub for one request (no redirects), journals it, and returns how to answer it.
   private func resolveOnce(_ incoming: Request, _ context: Context, addCookies: Bool) -> Plan {
     let incoming = addCookies ? context.cookies?.addingCookies(to: incoming) ?? incoming : incoming
-    return resolved(incoming, router.resolve(incoming, machine: machine), context)
+    // One step budget for every pattern the request meets: the stubs tried and the near-miss report.
+    return SearchBudget.measure { resolved(incoming, router.resolve(incoming, machine: machine), context) }.result
   }
 
   /// How to answer a request whose stub (or its absence) is known.
@@ -287,14 +288,25 @@ extension Backend {
   public func respond(to request: URLRequest) async throws -> (Data, HTTPURLResponse) {
     let incoming = Request(request)
     if let refusal = incoming.refusedBodyOnGet { throw refusal }
-    let found = router.resolve(incoming, machine: machine)
-    // The common case without building a plan: an answer built before, given at once, final.
-    if let (stub, claim, captures) = found, stub.answersAtOnce, let answer = claim.lastAnswer, answer.serves(incoming) {
-      recordReused(answer, for: incoming.with(pathParameters: captures), stub: stub)
-      return (answer.body, answer.httpURLResponse)
+    // One step budget for every pattern the request meets: the stubs tried and the near-miss report.
+    let (first, _) = SearchBudget.measure { () -> FirstStep in
+      let found = router.resolve(incoming, machine: machine)
+      // The common case without building a plan: an answer built before, given at once, final.
+      if let (stub, claim, captures) = found, stub.answersAtOnce, let answer = claim.lastAnswer,
+        answer.serves(incoming)
+      {
+        recordReused(answer, for: incoming.with(pathParameters: captures), stub: stub)
+        return .reused(answer)
+      }
+      return .planned(plan(for: incoming, found: found, context: Context()))
+    }
+    let planned: Plan
+    switch first {
+    case .reused(let answer): return (answer.body, answer.httpURLResponse)
+    case .planned(let plan): planned = plan
     }
     let playback: Playback
-    switch plan(for: incoming, found: found, context: Context()) {
+    switch planned {
     case .now(let now): playback = now
     case .later(let work): playback = await work()
     }
@@ -320,6 +332,13 @@ extension Backend {
     case .failure(let error): throw error
     }
   }
+}
+
+/// What ``Backend/respond(to:)`` finds first: an answer built before and given again at once, or
+/// a plan to play.
+private enum FirstStep {
+  case reused(Delivery.Answer)
+  case planned(Backend.Plan)
 }
 
 /// Where a journal entry made before its answer was known lives, so it can be completed: its number

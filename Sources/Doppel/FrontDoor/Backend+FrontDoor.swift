@@ -204,6 +204,10 @@ extension Backend {
   /// The valid stub closest to matching `request` (most fields passing, then fewest failing, then
   /// oldest), with the fields that differ: what a one-line log of an unmatched request shows.
   package func closestStub(to request: Request) -> (stub: StubHandle, differences: [String])? {
+    SearchBudget.measure { closestStubWithinBudget(to: request) }.result
+  }
+
+  private func closestStubWithinBudget(to request: Request) -> (stub: StubHandle, differences: [String])? {
     var best: (stub: StubHandle, passed: Int, failed: Int, lines: [Matcher.CheckLine])?
     for stub in router.stubs where stub.matcherProblem == nil {
       let lines = stub.matcher.check(request)

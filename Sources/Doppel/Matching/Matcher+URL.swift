@@ -178,6 +178,11 @@ extension Matcher {
   /// A search that backtracks for more than about 2.5 million steps on one path (a pattern with
   /// nested quantifiers, such as `^/(a+)+$`, against a crafted path) gives up and matches nothing;
   /// the near-miss report says so. The same holds for every regular expression a matcher takes.
+  ///
+  /// The searches for one request share a budget of about 10 million steps, across every stub
+  /// tried and the near-miss report: once four searches have given up, the patterns and globs of
+  /// the stubs tried after them are not searched, and those stubs are treated as not matching (the
+  /// near-miss report says so). Literal stubs still match.
   public static func path(regex: String) -> Matcher {
     switch Pattern.compile(regex, what: "path") {
     case .failure(let problem): return Matcher(.invalid(problem))

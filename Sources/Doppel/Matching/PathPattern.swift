@@ -127,15 +127,24 @@ struct Pattern: @unchecked Sendable {
   }
 
   /// Whether the pattern finds a match in `text`. A search that backtracks too much gives up and
-  /// matches nothing (see ``NSRegularExpression/searchStepLimit``).
+  /// matches nothing (see ``NSRegularExpression/searchStepLimit``), as does one stopped by the
+  /// request's ``SearchBudget``.
   func matches(_ text: String) -> Bool {
     search(text) == .found
   }
 
   /// `shown`, the value a near miss shows, with why the search gave up on one of `texts` if it did.
   func shown(_ shown: String, searching texts: [String]) -> String {
-    guard texts.contains(where: { search($0) == .gaveUp }) else { return shown }
-    return "\(shown) (\(NSRegularExpression.gaveUpExplanation(described)))"
+    for text in texts {
+      switch search(text) {
+      case .gaveUp: return "\(shown) (\(NSRegularExpression.gaveUpExplanation(described)))"
+      case .outOfBudget:
+        return
+          "\(shown) (\(NSRegularExpression.outOfBudgetExplanation(described, so: "the stub is treated as not matching")))"
+      case .found, .notFound: continue
+      }
+    }
+    return shown
   }
 }
 
