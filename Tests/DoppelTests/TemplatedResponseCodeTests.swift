@@ -35,6 +35,27 @@ import Testing
     #expect(second.hasPrefix("seen 9 "))
   }
 
+  /// A template that repeats the request's body a thousand times over an 8 MiB body (8 GB filled
+  /// in) stops at the 16 MiB cap, as soon as it reaches it: the request fails with the stub, the
+  /// cap and the fix, and the process keeps its memory.
+  @Test func aTemplatedAnswerStopsAtTheSizeCap() async throws {
+    let backend = quietBackend()
+    let line = #line + 1
+    backend.stub(
+      .post("https://api.example.com/echo"), Response.text(String(repeating: "{{body}}", count: 1000)).templated())
+    var request = URLRequest(url: URL(string: "https://api.example.com/echo")!)
+    request.httpMethod = "POST"
+    request.httpBody = Data(repeating: UInt8(ascii: "a"), count: 8 * 1024 * 1024)
+    let error = await #expect(throws: DoppelError.self) { try await backend.respond(to: request) }
+    #expect(
+      error?.message
+        == "The stub declared at TemplatedResponseCodeTests.swift:\(line) (POST https://api.example.com/echo) has a templated answer that would be larger than 16 MiB, the cap on a generated answer; rendering stopped there. Repeat large values ({{body}}, {{json./…}}) fewer times in the template, or answer with a fixed body or a file."
+    )
+    // Below the cap, the same template answers in full.
+    request.httpBody = Data(repeating: UInt8(ascii: "a"), count: 1024)
+    #expect(try await backend.respond(to: request).0.count == 1000 * 1024)
+  }
+
   @Test func anUnknownVariableMakesTheStubInvalid() {
     let collector = IssueCollector()
     let backend = Backend(issueReporter: collector.reporter)

@@ -179,6 +179,9 @@ extension Backend {
   ) -> Playback {
     var response = response
     if let template = response.template { response = template.render(response, for: request, now: templateNow) }
+    if let stub, response.problem == ResponseTemplate.tooLarge {
+      response.body.source = .problem(ResponseTemplate.tooLarge(stub: "declared at \(stub.location) (\(stub.matcher))"))
+    }
     if response.chance != nil { response = decide(response, stub: stub) }
     let delivery = Delivery.make(response, for: request)
     let outcome: JournalEntry.Outcome

@@ -22,7 +22,9 @@ extension Response {
   /// A variable that does not exist, or a body that is not UTF-8 text, makes the stub invalid,
   /// reported with the fix (for a file, its line and column; a file that is missing now, or
   /// changes later, is checked when a request reads it).
-  /// ``DoppelRemote`` sends a templated response as a manifest template.
+  /// A rendering that would fill in more than 16 MiB (body and header values together) stops as
+  /// it reaches that cap, and the request fails with a ``DoppelError`` naming the stub, the cap
+  /// and the fix. ``DoppelRemote`` sends a templated response as a manifest template.
   public func templated(seed: UInt64 = 0) -> Response {
     var copy = self
     copy.template = nil

@@ -134,42 +134,90 @@ struct ResponseTemplate: Sendable {
     }
   }
 
+  /// The most bytes a templated answer's body and header values may fill in together: 16 MiB.
+  ///
+  /// A template that repeats a large value (`{{body}}` a thousand times over a request's 8 MiB
+  /// body) would otherwise build gigabytes for one request. Rendering stops as soon as the next
+  /// piece would pass the cap, so at most the cap and one value are held, and the request is
+  /// answered with ``tooLarge`` (the stub server's 500 for a stub problem).
+  package static let answerSizeLimit = 16 * 1024 * 1024
+
+  /// The problem of a rendering that stopped at ``answerSizeLimit``, before the stub is known
+  /// (see ``tooLarge(stub:)``).
+  static let tooLarge = tooLarge(stub: nil)
+
+  /// The problem of a rendering that stopped at ``answerSizeLimit``, naming `stub` (`declared at
+  /// doppel.json:3 (GET /echo)`) when known.
+  static func tooLarge(stub: String?) -> DoppelError {
+    DoppelError(
+      "\(stub.map { "The stub \($0) has a templated answer that" } ?? "A templated answer") would be larger than 16 MiB, the cap on a generated answer; rendering stopped there. Repeat large values ({{body}}, {{json./…}}) fewer times in the template, or answer with a fixed body or a file."
+    )
+  }
+
   /// The response for `request`: `onto` (by default the template's base) with the body and
-  /// header values filled in.
+  /// header values filled in, or with the body ``tooLarge`` when they would pass
+  /// ``answerSizeLimit``.
   func render(_ request: Request, now: Date, generator: Locked<SplitMix64>, onto: Response? = nil) -> Response {
     var response = onto ?? base
+    var room = Self.answerSizeLimit
     if let bodyFile {
       switch bodyFile.pieces() {
       case .success(let pieces):
-        response.body.source = .data(Data(fill(pieces, request, now, generator, json: escapesJSON).utf8))
+        guard let text = fill(pieces, request, now, generator, json: escapesJSON, room: &room) else {
+          return Self.failing(response)
+        }
+        response.body.source = .data(Data(text.utf8))
       case .failure(let problem):
         response.body.source = .problem(problem)
       }
     } else if let body {
-      response.body.source = .data(Data(fill(body, request, now, generator, json: escapesJSON).utf8))
+      guard let text = fill(body, request, now, generator, json: escapesJSON, room: &room) else {
+        return Self.failing(response)
+      }
+      response.body.source = .data(Data(text.utf8))
     }
     if !headers.isEmpty {
       var filled = HTTPHeaders()
       for field in response.headers where !headers.contains(where: { $0.name == field.name }) {
         filled.add(field.name, field.value)
       }
-      for (name, pieces) in headers { filled.add(name, fill(pieces, request, now, generator, json: false)) }
+      for (name, pieces) in headers {
+        guard let value = fill(pieces, request, now, generator, json: false, room: &room) else {
+          return Self.failing(response)
+        }
+        filled.add(name, value)
+      }
       response.headers = filled
     }
     return response
   }
 
+  /// `response` answering with ``tooLarge``.
+  private static func failing(_ response: Response) -> Response {
+    var failed = response
+    failed.body.source = .problem(tooLarge)
+    return failed
+  }
+
+  /// The pieces filled in, or `nil` as soon as the text would take more than `room` UTF-8 bytes;
+  /// `room` is reduced by the text's size.
   private func fill(
-    _ pieces: [Piece], _ request: Request, _ now: Date, _ generator: Locked<SplitMix64>, json: Bool
-  ) -> String {
+    _ pieces: [Piece], _ request: Request, _ now: Date, _ generator: Locked<SplitMix64>, json: Bool,
+    room: inout Int
+  ) -> String? {
     var output = ""
     for piece in pieces {
+      let next: String
       switch piece {
-      case .text(let text): output += text
+      case .text(let text): next = text
       case .variable(let variable):
         let value = Self.value(variable, request, now, generator)
-        output += json ? Self.escapedForJSONString(value) : value
+        next = json ? Self.escapedForJSONString(value) : value
       }
+      let size = next.utf8.count
+      guard size <= room else { return nil }
+      room -= size
+      output += next
     }
     return output
   }

@@ -24,15 +24,15 @@ func snippet_Doppel_FixturesAndScenarios_L15() async throws {
   _ = model
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:229
-func snippet_Doppel_FixturesAndScenarios_L229() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:234
+func snippet_Doppel_FixturesAndScenarios_L234() async throws {
   backend.stub(
     .get("https://api.example.com/users/{id}"),
     Response.json(raw: #"{"id": "{{path.id}}", "seen": "{{now}}"}"#).templated())
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:247
-func snippet_Doppel_FixturesAndScenarios_L247() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:252
+func snippet_Doppel_FixturesAndScenarios_L252() async throws {
   let empty = try Backend(manifest: manifest, scenario: "empty")  // chosen in code
   let base = try Backend(manifest: manifest, scenario: .base)     // the base stubs only
   let chosen = try Backend(manifest: manifest)                    // .automatic: from the environment
@@ -42,15 +42,15 @@ func snippet_Doppel_FixturesAndScenarios_L247() async throws {
   _ = chosen
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:323
-func snippet_Doppel_FixturesAndScenarios_L323() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:328
+func snippet_Doppel_FixturesAndScenarios_L328() async throws {
   let requester = BreedRequester(session: backend.session, url: breedsURL)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:332
-func snippet_Doppel_FixturesAndScenarios_L332() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:337
+func snippet_Doppel_FixturesAndScenarios_L337() async throws {
   struct BreedRequester {
     let loader: any HTTPDataLoading
     func breeds() async throws -> [Breed] {
@@ -66,22 +66,22 @@ func snippet_Doppel_FixturesAndScenarios_L332() async throws {
   _ = test
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:348
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:353
 protocol DataLoading: Sendable {
   func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }
 extension URLSession: DataLoading {}
 extension BackendDataLoader: DataLoading {}  // in the test target
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:359
-func snippet_Doppel_FixturesAndScenarios_L359() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:364
+func snippet_Doppel_FixturesAndScenarios_L364() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:367
-func snippet_Doppel_FixturesAndScenarios_L367() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:372
+func snippet_Doppel_FixturesAndScenarios_L372() async throws {
   struct BreedLoader {
     let loadData: @Sendable (URL) async throws -> Data
 
