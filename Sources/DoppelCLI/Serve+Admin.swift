@@ -13,6 +13,11 @@
       return adminPrefix == "off" ? nil : adminPrefix
     }
 
+    /// The most bytes of request and response bodies the journal keeps: 256 MiB, whatever
+    /// `--journal-limit` says, so that large uploads cannot grow the server's memory without bound
+    /// (see `Backend.journalByteLimit`).
+    static let journalByteLimit = 256 * 1024 * 1024
+
     /// The summary of the inputs as last loaded, for the "Reloaded" line.
     static let lastSummary = Locked("")
 
@@ -53,6 +58,7 @@
       _ loaded: ServeInputs.Loaded, inputs: ServeInputs, configuration: inout StubServer.Configuration
     ) -> Backend {
       let backend = Backend(issueReporter: .ignore, journalLimit: journalLimit)
+      backend.journalByteLimit = Self.journalByteLimit
       backend.replaceStubs(with: loaded.backend)
       Self.lastSummary.withLock { $0 = loaded.summary }
       configuration.admin.pathPrefix = effectiveAdminPrefix

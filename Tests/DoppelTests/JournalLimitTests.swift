@@ -56,6 +56,45 @@ import Testing
     }
   }
 
+  /// Large uploads: the journal keeps at most `journalByteLimit` bytes of bodies, dropping the
+  /// oldest entries (counted), always keeping the newest; matching saw each full body.
+  @Test func theOldestEntriesAreDroppedToStayWithinTheByteLimit() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.journalByteLimit = 100_000
+    #expect(backend.journalByteLimit == 100_000)
+    let upload = backend.stub(.post("https://api.example.com/upload") && .body(Data(repeating: 7, count: 40_000)), .ok)
+    func post(_ size: Int) async throws {
+      var request = URLRequest(url: URL(string: "https://api.example.com/upload")!)
+      request.httpMethod = "POST"
+      request.httpBody = Data(repeating: 7, count: size)
+      _ = try? await backend.respond(to: request)
+    }
+    for _ in 1...5 { try await post(40_000) }
+    #expect(upload.callCount == 5)
+    #expect(backend.journal.count == 2)
+    #expect(backend.droppedJournalEntries == 3)
+    #expect(backend.requests.map { $0.body?.count } == [40_000, 40_000])
+
+    // One body larger than the whole limit: it is kept, alone, as the newest entry.
+    try await post(150_000)
+    #expect(backend.requests.map { $0.body?.count } == [150_000])
+    #expect(backend.droppedJournalEntries == 5)
+
+    try await post(40_000)
+    #expect(backend.requests.map { $0.body?.count } == [40_000])
+    #expect(backend.droppedJournalEntries == 6)
+
+    // Lowering the limit drops at once; with no limit, every entry is kept again.
+    try await post(40_000)
+    #expect(backend.journal.count == 2)
+    backend.journalByteLimit = 50_000
+    #expect(backend.requests.map { $0.body?.count } == [40_000])
+    #expect(backend.droppedJournalEntries == 7)
+    backend.journalByteLimit = nil
+    for _ in 1...3 { try await post(40_000) }
+    #expect(backend.journal.count == 4)
+  }
+
   @Test func withoutALimitEveryRequestIsKept() async throws {
     let backend = Backend(issueReporter: .ignore)
     backend.stub(.get("/a"), .ok)

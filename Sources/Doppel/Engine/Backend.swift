@@ -282,8 +282,21 @@ public final class Backend: Sendable {
   /// The most requests the journal keeps, or `nil` when it keeps every one (the default).
   public var journalLimit: Int? { state.withLock { $0.journal.limit } }
 
-  /// How many requests the journal dropped to stay within ``journalLimit`` since it was last
-  /// cleared. Counts and searches over ``journal`` and ``requests`` see only what is kept.
+  /// The most bytes of request and response bodies the journal keeps, or `nil` (the default)
+  /// for no bound. Beyond it the oldest entries are dropped, as beyond ``journalLimit``, and
+  /// counted in ``droppedJournalEntries``; the newest entry is kept whatever its size. A count of
+  /// entries alone does not bound memory when bodies are large (30 uploads of 15 MiB); a
+  /// long-running backend sets both. `doppel serve` keeps 256 MiB of bodies.
+  ///
+  /// A body counts when the entry holds it on its own: the request's, and a response's built for
+  /// that request (an answer the stub reuses, or a file, is not held by the journal).
+  public var journalByteLimit: Int? {
+    get { state.withLock { $0.journal.byteLimit } }
+    set { state.withLock { $0.journal.byteLimit = newValue.map { max($0, 0) } } }
+  }
+
+  /// How many requests the journal dropped to stay within ``journalLimit`` (and
+  /// ``journalByteLimit``) since it was last cleared. Counts and searches over ``journal`` and ``requests`` see only what is kept.
   public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
 
   /// The requests that `matcher` matches, in order: for example

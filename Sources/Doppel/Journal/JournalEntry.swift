@@ -63,6 +63,16 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// Whether a stub answered.
   public var isMatched: Bool { stub != nil }
 
+  /// The bytes of bodies this entry holds on its own: the request's, and the response's when it
+  /// was built for this request (an answer reused from the stub, or a file, holds none of its own).
+  var bodyBytes: Int {
+    var total = request.body?.count ?? 0
+    if case .answered(let response, _) = outcome, case .data(let data) = response.body.source {
+      total += data.count
+    }
+    return total
+  }
+
   /// `GET https://… → 200 (BreedTests.swift:14)`.
   public var description: String {
     let outcome: String

@@ -1,4 +1,7 @@
-/// The backend's journal: its entries in order, at most `limit` of them when a limit is set.
+import Foundation
+
+/// The backend's journal: its entries in order, at most `limit` of them when a limit is set, and
+/// at most `byteLimit` bytes of bodies (but always the newest entry) when that is set.
 ///
 /// Entries are numbered from 0 since the journal was last cleared; a ``JournalSlot`` names an entry
 /// by that number, so it stays valid while older entries are dropped.
@@ -16,6 +19,13 @@ struct JournalStorage {
 
   /// The most entries kept, or `nil` for no limit.
   let limit: Int?
+  /// The most bytes of request and response bodies kept, or `nil` for no limit; the newest entry
+  /// is kept whatever its size.
+  var byteLimit: Int? {
+    didSet { dropOverByteLimit() }
+  }
+  /// The bytes of request and response bodies the kept entries hold (see ``JournalEntry/bodyBytes``).
+  private(set) var bytes = 0
   /// Every chunk is full but the last; `chunks[..<firstChunk]` were dropped and are empty, waiting
   /// for the list to be compacted.
   private var chunks: [[JournalEntry]] = []
@@ -58,10 +68,12 @@ struct JournalStorage {
       chunk.reserveCapacity(Self.chunkCapacity)
       chunks.append(chunk)
     }
+    bytes += entry.bodyBytes
     chunks[chunks.count - 1].append(entry)
     count += 1
     let slot = JournalSlot(index: appended - 1, generation: generation)
     if let limit, count > limit { dropOldest() }
+    dropOverByteLimit()
     return slot
   }
 
@@ -71,7 +83,9 @@ struct JournalStorage {
     let kept = slot.index - dropped
     guard kept >= 0, kept < count else { return }
     let (chunk, offset) = position(ofKept: kept)
+    bytes += entry.bodyBytes - chunks[chunk][offset].bodyBytes
     chunks[chunk][offset] = entry
+    dropOverByteLimit()
   }
 
   /// The entries appended at or after number `start` that are still kept, and how many of those
@@ -89,6 +103,7 @@ struct JournalStorage {
     firstChunk = 0
     head = 0
     count = 0
+    bytes = 0
     dropped = 0
     droppedUnmatchedReports = []
     generation += 1
@@ -116,8 +131,20 @@ struct JournalStorage {
     return result
   }
 
+  /// What a dropped entry's place holds until its chunk goes: nothing of the request it was.
+  private static let droppedEntry = JournalEntry(request: Request(url: URL(string: "about:blank")!))
+
+  /// Drops the oldest entries while the bodies kept pass ``byteLimit``, keeping the newest.
+  private mutating func dropOverByteLimit() {
+    guard let byteLimit else { return }
+    while bytes > byteLimit && count > 1 { dropOldest() }
+  }
+
   private mutating func dropOldest() {
     if let report = chunks[firstChunk][head].unmatchedReport { droppedUnmatchedReports.append(report) }
+    bytes -= chunks[firstChunk][head].bodyBytes
+    // Let go of the entry now: a dropped entry's bodies must not stay alive until its chunk goes.
+    chunks[firstChunk][head] = Self.droppedEntry
     head += 1
     count -= 1
     dropped += 1
