@@ -207,10 +207,20 @@ public struct Response: Sendable {
     }
   }
 
+  /// The most bytes a file body (``file(_:status:headers:contentType:)``, a manifest's `"file"`)
+  /// may hold: 64 MiB. A file body is read whole for each request it answers, so a larger one
+  /// (a 1.5 GB file named by mistake) would take that much memory per request; it is refused,
+  /// without being read, with a message that names the file, its size and this limit.
+  public static let fileBodySizeLimit = 64 * 1024 * 1024
+
   /// The contents of a body file, or an error naming it and the fix.
   static func readFile(_ url: URL) throws(DoppelError) -> Data {
     do {
-      return try WholeFile.read(url)
+      return try WholeFile.read(url, limit: fileBodySizeLimit)
+    } catch let tooLarge as WholeFile.TooLarge {
+      throw DoppelError(
+        "Could not read the response body file \(url.path): it is \(tooLarge.size) bytes, more than the 64 MiB a file body may be (Response.fileBodySizeLimit), since it is read whole for each request. Point the stub at a smaller file, or build the body in a handler closure."
+      )
     } catch is WholeFile.NotRegular {
       throw DoppelError(
         "Could not read the response body file \(url.path): \(WholeFile.notRegularReason). Point the stub at a regular file."
@@ -284,7 +294,8 @@ extension Response {
   }
 
   /// The contents of a file, read when a request is answered; `Content-Type` comes from the file's
-  /// extension unless given. A missing file fails the request with an error naming the path.
+  /// extension unless given. A missing file fails the request with an error naming the path, as
+  /// does a file larger than ``fileBodySizeLimit``.
   public static func file(
     _ url: URL, status: Int = 200, headers: HTTPHeaders = [:], contentType: String? = nil
   ) -> Response {

@@ -67,12 +67,22 @@ package enum WholeFile {
   package static let notRegularReason =
     "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
 
+  /// Thrown for a file larger than the limit a caller gave, with its size in bytes.
+  package struct TooLarge: Error {
+    package let size: Int64
+  }
+
   /// The file's bytes.
   ///
-  /// - Throws: ``NotRegular`` for a path naming something other than a regular file, or what
-  ///   `Data(contentsOf:)` throws.
-  package static func read(_ url: URL) throws -> Data {
-    if url.isFileURL, let identity = FileIdentity(path: url.path), !identity.isRegularFile { throw NotRegular() }
+  /// - Parameter limit: the most bytes the file may hold, or `nil` for no limit. The size is
+  ///   looked at before reading, so a larger file is refused without reading any of it.
+  /// - Throws: ``NotRegular`` for a path naming something other than a regular file, ``TooLarge``
+  ///   for a file larger than `limit`, or what `Data(contentsOf:)` throws.
+  package static func read(_ url: URL, limit: Int? = nil) throws -> Data {
+    if url.isFileURL, let identity = FileIdentity(path: url.path) {
+      guard identity.isRegularFile else { throw NotRegular() }
+      if let limit, identity.size > Int64(limit) { throw TooLarge(size: identity.size) }
+    }
     return try Data(contentsOf: url)
   }
 }
