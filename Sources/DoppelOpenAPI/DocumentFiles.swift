@@ -49,14 +49,21 @@
             file: target.file.name, line: target.node.line,
             "the $ref \"\(reference)\" is part of a loop of references. Point one of them at a real definition.")
         }
-        target = try resolve(reference, from: target.file, line: target.node.line(of: "$ref"))
+        target = try resolve(
+          reference, from: target.file, line: target.node.line(of: "$ref"),
+          keyPath: target.location.appending("$ref").path)
       }
       return target
     }
 
     /// The node `reference` (`#/components/schemas/Breed`, `common.yaml#/Breed`, `breed.yaml`)
-    /// names, seen from `file`.
-    func resolve(_ reference: String, from file: File, line: Int) throws(OpenAPIError) -> Target {
+    /// names, seen from `file`, where it is written on `line` at `keyPath`
+    /// (`components.schemas.Breed.$ref`, for messages).
+    ///
+    /// A file a `$ref` names is resolved relative to the file naming it, and must be inside the
+    /// main document's folder once symbolic links are followed (no absolute path, `..` or link
+    /// leading out of it).
+    func resolve(_ reference: String, from file: File, line: Int, keyPath: String) throws(OpenAPIError) -> Target {
       let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
       let filePart = parts.first.map(String.init) ?? ""
       let pointer = parts.count > 1 ? String(parts[1]) : ""
@@ -70,7 +77,7 @@
             "the $ref \"\(reference)\" points at a remote document; only files next to this one can be read. Download it and refer to it by a relative path."
           )
         }
-        targetFile = try load(filePart, relativeTo: file, line: line)
+        targetFile = try load(filePart, of: reference, relativeTo: file, line: line, keyPath: keyPath)
       }
       guard let node = targetFile.root.resolve(pointer: pointer) else {
         throw OpenAPIError(
@@ -83,8 +90,21 @@
         node: node, file: targetFile, location: DocumentLocation(file: targetFile.name, line: node.line, path: path))
     }
 
-    private func load(_ relative: String, relativeTo file: File, line: Int) throws(OpenAPIError) -> File {
-      let url = URL(fileURLWithPath: relative, relativeTo: file.url.deletingLastPathComponent()).standardizedFileURL
+    /// The file `relative` names (from the `$ref` `reference`), read once, which must be inside the
+    /// main document's folder.
+    private func load(
+      _ relative: String, of reference: String, relativeTo file: File, line: Int, keyPath: String
+    ) throws(OpenAPIError) -> File {
+      let root = main.url.deletingLastPathComponent().standardizedFileURL
+      let url: URL
+      do throws(FileContainment.Escape) {
+        url = try FileContainment.resolve(relative, from: file.url.deletingLastPathComponent(), inside: root)
+      } catch {
+        throw OpenAPIError(
+          file: file.name, line: line,
+          "\(keyPath): the $ref \"\(reference)\" names a file outside the document's folder \(root.path): \(error.reason). A document's $refs name files only inside its own folder; move the file into \(root.path) (or a folder in it) and refer to it by a path relative to \(file.url.lastPathComponent)."
+        )
+      }
       if let loaded = files[url.path] { return loaded }
       let data: Data
       do {

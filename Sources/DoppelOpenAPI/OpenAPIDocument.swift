@@ -14,7 +14,8 @@
   /// backend.validate(against: document)
   /// ```
   ///
-  /// `$ref`s may point inside the document or at files next to it (`common.yaml#/Breed`).
+  /// `$ref`s may point inside the document or at files in its folder (`common.yaml#/Breed`); a
+  /// `$ref` that leads out of the folder (an absolute path, `..`, a symbolic link) is an error.
   public final class OpenAPIDocument: Sendable {
     /// The file the document was read from.
     public let url: URL
@@ -49,7 +50,7 @@
     ///
     /// - Throws: ``OpenAPIError`` naming the file, the line and the fix, for a file that cannot be
     ///   read, malformed YAML or JSON, an unsupported version, a document OpenAPIKit refuses, or a
-    ///   `$ref` that names nothing.
+    ///   `$ref` that names nothing or a file outside the document's folder.
     public convenience init(contentsOf url: URL) throws(OpenAPIError) {
       try self.init(url: url, name: url.lastPathComponent)
     }

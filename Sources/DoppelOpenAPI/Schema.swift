@@ -218,7 +218,8 @@
       }
       for member in node.members { schema.lines[member.key] = member.line }
       if let reference = node["$ref"]?.string {
-        let target = try files.resolve(reference, from: file, line: node.line(of: "$ref"))
+        let target = try files.resolve(
+          reference, from: file, line: node.line(of: "$ref"), keyPath: location.appending("$ref").path)
         schema.reference = try compile(target.node, in: target.file, at: target.location)
       }
       try readKeywords(node, into: &schema, file: file, location: location)
@@ -355,7 +356,9 @@
           guard let reference = member.value.string else { continue }
           let ref =
             reference.hasPrefix("#") || reference.contains("/") ? reference : "#/components/schemas/\(reference)"
-          let target = try files.resolve(ref, from: file, line: member.line)
+          let target = try files.resolve(
+            ref, from: file, line: member.line,
+            keyPath: location.appending("discriminator").appending("mapping").appending(member.key).path)
           mapping.append((member.key, try compile(target.node, in: target.file, at: target.location)))
         }
         // Without a mapping entry, a branch is named by its schema's name.

@@ -139,7 +139,7 @@
       }
     }
 
-    @Test func aDocumentOrAReferencedFileThatIsADeviceIsRefused() throws {
+    @Test func aDocumentThatIsADeviceOrAReferencedFolderIsRefused() throws {
       let reason =
         "it is not a regular file (a directory, a device, a pipe or a socket; a device or a pipe may never end)"
       #expect(
@@ -148,12 +148,16 @@
       ) {
         try OpenAPIDocument(contentsOf: URL(fileURLWithPath: "/dev/zero"))
       }
+      // A file outside the document's folder is refused before it is opened (ReferenceContainmentTests);
+      // a folder inside it is not a regular file either.
       let url = try Documents.temporary(
-        "device-ref.yaml", Documents.answering("$ref: '/dev/zero#/components/schemas/A'"))
+        "device-ref.yaml", Documents.answering("$ref: 'folder#/components/schemas/A'"))
+      let folder = url.deletingLastPathComponent().appendingPathComponent("folder")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       #expect(
         throws: OpenAPIError(
           file: "device-ref.yaml", line: 12,
-          "the $ref names the file /dev/zero, which could not be read at /dev/zero: \(reason). Name a regular file; the path is relative to device-ref.yaml."
+          "the $ref names the file folder, which could not be read at \(folder.path): \(reason). Name a regular file; the path is relative to device-ref.yaml."
         )
       ) {
         try OpenAPIDocument(contentsOf: url)

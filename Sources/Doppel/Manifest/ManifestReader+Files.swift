@@ -40,22 +40,11 @@ extension ManifestReader {
       )
     }
     let root = directory.standardizedFileURL
-    let url = (relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : root.appendingPathComponent(relative))
-      .standardizedFileURL
-    let realRoot = Self.realPath(root) ?? root.path
-    let real = Self.realPath(url)
-    if let real, real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
-      return url
-    }
     let why: String
-    if relative.hasPrefix("/") && url.path != root.path && !url.path.hasPrefix(root.path + "/") {
-      why = "it is an absolute path outside it"
-    } else if relative.split(separator: "/").contains("..") {
-      why = "\"..\" leads out of it"
-    } else if let real {
-      why = "a symbolic link leads out of it, to \(real)"
-    } else {
-      why = "a symbolic link leads out of it, to a file that does not exist"
+    do throws(FileContainment.Escape) {
+      return try FileContainment.resolve(relative, from: root, inside: root)
+    } catch {
+      why = error.reason
     }
     if reach != nil {
       throw error(
@@ -67,25 +56,5 @@ extension ManifestReader {
       node, path,
       "\"\(relative)\" is outside the manifest's folder \(root.path): \(why). A manifest names files only inside its own folder; move the file into \(root.path) (or a folder in it) and name it relative to the manifest."
     )
-  }
-
-  /// The path `url` names once every symbolic link in it is followed; a part that does not exist
-  /// yet (a cassette to record) is kept as written. `nil` when a link leads nowhere: writing
-  /// through it would create a file wherever it points.
-  static func realPath(_ url: URL) -> String? {
-    var existing = url.standardizedFileURL.path
-    var missing: [String] = []
-    while true {
-      if let resolved = realpath(existing, nil) {
-        defer { free(resolved) }
-        var path = String(cString: resolved)
-        for part in missing.reversed() { path = (path as NSString).appendingPathComponent(part) }
-        return path
-      }
-      if (try? FileManager.default.destinationOfSymbolicLink(atPath: existing)) != nil { return nil }
-      guard existing != "/" else { return nil }
-      missing.append((existing as NSString).lastPathComponent)
-      existing = (existing as NSString).deletingLastPathComponent
-    }
   }
 }
