@@ -222,7 +222,10 @@
           files.scenarioNames.isEmpty
           ? "The files have no scenarios."
           : "The scenarios are: \(files.scenarioNames.joined(separator: ", "))."
-        throw DoppelError(
+        // A well-formed request for something that is not there: 404, as for a stub (400 is for
+        // a body that is not what the document describes).
+        throw AdminError(
+          404,
           "request body: scenario: there is no scenario \"\(name)\".\(Self.closest(name, in: files.scenarioNames).map { " Did you mean \"\($0)\"?" } ?? "") \(known)"
         )
       }

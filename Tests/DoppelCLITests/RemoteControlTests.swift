@@ -127,7 +127,7 @@
       ) { try await remote.stub(.get("/me"), .handler { _ in .ok }) }
       await #expect(
         throws: DoppelError(
-          #"The stub server refused PUT /__doppel/scenario (400): request body: scenario: there is no scenario "emtpy". Did you mean "empty"? The scenarios are: empty."#
+          #"The stub server refused PUT /__doppel/scenario (404): request body: scenario: there is no scenario "emtpy". Did you mean "empty"? The scenarios are: empty."#
         )
       ) { try await remote.use(scenario: "emtpy") }
       await #expect(

@@ -180,7 +180,7 @@
         #expect(try await fetch(server.url("/x")).response.statusCode == 418)
 
         let typo = try await admin(server, "PUT", "scenario", #"{"scenario": "emtpy"}"#)
-        #expect(typo.status == 400)
+        #expect(typo.status == 404)
         #expect(
           error(typo)
             == #"request body: scenario: there is no scenario "emtpy". Did you mean "empty"? The scenarios are: empty."#
@@ -275,13 +275,31 @@
         #expect(bad.status == 400)
         #expect(
           error(bad)
-            == "request body:1:33: count: expected a number of requests (0 or more), found the number -1, which is too small."
+            == "request body:1:33: count: expected a number of requests (0 to 9007199254740991), found the number -1, which is too small."
         )
         let missing = try await admin(server, "POST", "verify", #"{"count": 1}"#)
         #expect(
           error(missing)
             == #"request body:1:1: "request" is missing: the requests to count, written as a manifest stub's request, such as "GET /me" or {"method": "POST", "url": "/orders"}."#
         )
+      }
+    }
+
+    @Test func verifyRefusesACountBeyondTheDocumentsLimit() async throws {
+      try await withManifestServer { server in
+        let largest = try await admin(
+          server, "POST", "verify", #"{"request": "GET /me", "atLeast": 0, "atMost": 9007199254740991}"#)
+        #expect(largest.status == 200)
+        #expect(largest.json["ok"] == true)
+        for key in ["count", "atLeast", "atMost"] {
+          let body = #"{"request": "GET /me", "\#(key)": 9007199254740992}"#
+          let tooLarge = try await admin(server, "POST", "verify", body)
+          #expect(tooLarge.status == 400)
+          #expect(
+            error(tooLarge)
+              == "request body:1:\(28 + key.count): \(key): expected a number of requests (0 to 9007199254740991), found the number 9007199254740992, which is too large."
+          )
+        }
       }
     }
 

@@ -72,6 +72,10 @@ package struct StubDefinition: Sendable {
     return DoppelError(lines.joined(separator: "\n"))
   }
 
+  /// The largest `count`, `atLeast` or `atMost` a verification takes: 2^53 - 1, the largest whole
+  /// number every JSON reader keeps exact (the admin API's document says so too).
+  package static let largestCount = 9_007_199_254_740_991
+
   /// Reads a verification: `{"request": <a manifest stub's request>, "count": 1}`, with
   /// `count`, or `atLeast` and/or `atMost`, or none (just count).
   ///
@@ -98,7 +102,8 @@ package struct StubDefinition: Sendable {
         ["count", "atMost"], in: fields, "count is exact; use atLeast and atMost for a range.")
       func number(_ key: String) throws(ManifestProblem) -> Int? {
         guard let node = fields[key] else { return nil }
-        return try reader.integer(node, fields.path(key), in: 0...Int.max, what: "a number of requests (0 or more)")
+        return try reader.integer(
+          node, fields.path(key), in: 0...largestCount, what: "a number of requests (0 to \(largestCount))")
       }
       if let count = try number("count") { return (matcher, count...count) }
       let low = try number("atLeast")
