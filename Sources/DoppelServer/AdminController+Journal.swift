@@ -39,9 +39,10 @@
           }
           filter = filter && (parts.count > 1 ? .header(name, parts[1]) : .header(name))
         case "since":
-          guard let number = Int(value), number >= 0 else {
+          guard let number = Int(value), number >= 0, number <= StubDefinition.largestCount else {
             throw DoppelError(
-              "query: since: \"\(value)\" is not an entry number. Pass 0 or more: the \"next\" of an earlier answer.")
+              "query: since: \"\(value)\" is not an entry number. Pass 0 to \(StubDefinition.largestCount): the \"next\" of an earlier answer."
+            )
           }
           since = number
         default:
@@ -108,14 +109,25 @@
 
     /// `POST verify` with `{"request": …, "count": 1}`.
     func verify(_ body: Data?, _ backend: Backend) throws -> Answer {
-      let (matcher, expected) = try StubDefinition.verification(body ?? Data(), source: "request body")
+      let read: (matcher: Matcher, expected: ClosedRange<Int>?, impossible: String?)
+      do {
+        read = try StubDefinition.verification(body ?? Data(), source: "request body")
+      } catch {
+        guard error.kind != .unprocessable else { throw AdminError(422, error.message) }
+        throw error
+      }
+      let (matcher, expected, impossible) = read
       let requests = backend.requests
       let count = requests.filter(matcher.matches).count
       var object: [String: JSONValue] = [
         "count": .number(Double(count)), "request": .string(matcher.description),
         "dropped": .number(Double(backend.droppedJournalEntries)),
       ]
-      if let expected {
+      if let impossible {
+        object["ok"] = .bool(false)
+        object["expected"] = .string("no count")
+        object["report"] = .string(impossible)
+      } else if let expected {
         let ok = expected.contains(count)
         object["ok"] = .bool(ok)
         object["expected"] = .string(Matcher.describe(expected))

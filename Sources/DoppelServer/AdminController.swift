@@ -105,7 +105,7 @@
     }
 
     /// A refusal answered with another status than 400.
-    private struct AdminError: Error {
+    struct AdminError: Error {
       let status: Int
       let message: String
       var allow: [String] = []
@@ -127,9 +127,20 @@
 
     /// Adds a stub; `location` (`File.swift:42`) names where the client declared it.
     private func addStub(_ body: Data?, location: String?, _ backend: Backend) throws -> Answer {
-      var definition = try StubDefinition(
-        parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory,
-        proxyHosts: settings.proxyHosts)
+      var definition: StubDefinition
+      do {
+        definition = try StubDefinition(
+          parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory,
+          proxyHosts: settings.proxyHosts)
+      } catch {
+        switch error.kind {
+        // Well formed, but reaching beyond what the user allowed this server: forbidden.
+        case .beyondReach: throw AdminError(403, error.message)
+        // As the document describes, but not usable (contradicting itself, a bad regex): 422.
+        case .unprocessable: throw AdminError(422, error.message)
+        case .malformed: throw error
+        }
+      }
       if let location, !location.isEmpty {
         let parts = location.split(separator: ":")
         guard parts.count >= 2, let line = Int(parts[1]), line > 0, line < 10_000_000 else {

@@ -132,7 +132,7 @@
       ) { try await remote.use(scenario: "emtpy") }
       await #expect(
         throws: DoppelError(
-          #"The stub server refused POST /__doppel/stubs (400): request body:1:93: response.file: a stub added through the admin API may name no file: the server has no folder for its files. Start the server with one (doppel serve --admin-files DIR, or StubServer.AdminAPI.fixtureDirectory) and name a file inside it, or send the body as "json" or "text"."#
+          #"The stub server refused POST /__doppel/stubs (403): request body:1:93: response.file: a stub added through the admin API may name no file: the server has no folder for its files. Start the server with one (doppel serve --admin-files DIR, or StubServer.AdminAPI.fixtureDirectory) and name a file inside it, or send the body as "json" or "text"."#
         )
       ) { try await remote.stub(.get("/me"), .file(URL(fileURLWithPath: "/nonexistent/me.json"))) }
     }

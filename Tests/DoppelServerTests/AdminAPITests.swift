@@ -131,6 +131,29 @@
       }
     }
 
+    @Test func aStubReachingBeyondWhatTheServerAllowsIsForbiddenNotMalformed() async throws {
+      try await withManifestServer { server in
+        let file = try await admin(
+          server, "POST", "stubs", #"{"request": "/a", "response": {"file": "/etc/passwd"}}"#)
+        #expect(file.status == 403)
+        #expect(
+          error(file)
+            == #"request body:1:40: response.file: a stub added through the admin API may name no file: the server has no folder for its files. Start the server with one (doppel serve --admin-files DIR, or StubServer.AdminAPI.fixtureDirectory) and name a file inside it, or send the body as "json" or "text"."#
+        )
+        let proxy = try await admin(
+          server, "POST", "stubs", #"{"request": "/a", "response": {"proxy": "http://127.0.0.1:9"}}"#)
+        #expect(proxy.status == 403)
+        #expect(
+          error(proxy)
+            == #"request body:1:41: response.proxy: a stub added through the admin API may proxy only to the hosts the server allows (none), and 127.0.0.1 is not one. Start the server with --admin-proxy 127.0.0.1 (StubServer.AdminAPI.proxyHosts) to allow it."#
+        )
+        // With a mistake of another kind as well, the request is malformed: 400.
+        let both = try await admin(
+          server, "POST", "stubs", #"{"request": "/a", "response": {"file": "/etc/passwd"}, "tims": 1}"#)
+        #expect(both.status == 400)
+      }
+    }
+
     @Test func oneStubIsRemovedByItsID() async throws {
       try await withManifestServer { server in
         let added = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "response": {"status": 418}}"#)
@@ -248,7 +271,14 @@
         let negative = try await admin(server, "GET", "requests?since=-1")
         #expect(
           error(negative)
-            == #"query: since: "-1" is not an entry number. Pass 0 or more: the "next" of an earlier answer."#)
+            == #"query: since: "-1" is not an entry number. Pass 0 to 9007199254740991: the "next" of an earlier answer."#
+        )
+        let beyond = try await admin(server, "GET", "requests?since=9007199254740992")
+        #expect(beyond.status == 400)
+        #expect(
+          error(beyond)
+            == #"query: since: "9007199254740992" is not an entry number. Pass 0 to 9007199254740991: the "next" of an earlier answer."#
+        )
       }
     }
 
@@ -300,6 +330,15 @@
               == "request body:1:\(28 + key.count): \(key): expected a number of requests (0 to 9007199254740991), found the number 9007199254740992, which is too large."
           )
         }
+      }
+    }
+
+    @Test func aRangeNoCountFitsFailsTheVerificationAndSaysToSwap() async throws {
+      try await withManifestServer { server in
+        let swapped = try await admin(server, "POST", "verify", #"{"request": "GET /me", "atLeast": 3, "atMost": 1}"#)
+        #expect(swapped.status == 200)
+        #expect(swapped.json["ok"] == false)
+        #expect(swapped.json["report"] == "atMost (1) is below atLeast (3): no count passes. Swap them.")
       }
     }
 

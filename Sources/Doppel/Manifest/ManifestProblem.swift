@@ -4,6 +4,8 @@ struct ManifestProblem: Error, Sendable {
   /// The UTF-8 offset the message points at, to report problems in the order of the file.
   let offset: Int
   let message: String
+  /// What kind of problem it is, so the admin API can answer 403 or 422 rather than 400.
+  var kind = DoppelError.Kind.malformed
 }
 
 /// The problems a manifest reader found so far. The reader keeps reading past a problem wherever

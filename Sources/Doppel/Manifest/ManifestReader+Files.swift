@@ -34,7 +34,7 @@ extension ManifestReader {
     _ relative: String, _ node: PositionedJSON, _ path: ManifestKeyPath, instead: String
   ) throws(ManifestProblem) -> URL {
     if let reach, reach.directory == nil {
-      throw error(
+      throw beyondReach(
         node, path,
         "a stub added through the admin API may name no file: the server has no folder for its files. Start the server with one (\(StubReach.folderFix)) and name a file inside it, or \(instead)."
       )
@@ -47,7 +47,7 @@ extension ManifestReader {
       why = error.reason
     }
     if reach != nil {
-      throw error(
+      throw beyondReach(
         node, path,
         "\"\(relative)\" is outside the folder for files of stubs added through the admin API, \(root.path): \(why). Such a stub names files only inside that folder; move the file into it and name it relative to it."
       )

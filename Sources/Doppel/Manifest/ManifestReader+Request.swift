@@ -35,7 +35,11 @@ extension ManifestReader {
       case "graphql": part = try graphQL(value, valuePath)
       default: continue  // unreachable: `object` refused unknown keys
       }
-      if let problem = part.problem { throw error(value, valuePath, problem.message) }
+      if let problem = part.problem {
+        // A regular expression is a string to a schema; whether ICU takes it, only compiling tells.
+        throw member.key == "pathRegex"
+          ? unprocessable(value, valuePath, problem.message) : error(value, valuePath, problem.message)
+      }
       parts.append(part)
     }
     guard let first = parts.first else { return .any }

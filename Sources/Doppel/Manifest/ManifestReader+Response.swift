@@ -165,7 +165,7 @@ extension ManifestReader {
       let low = try duration(min, uniformPath + "min")
       let high = try duration(max, uniformPath + "max")
       guard low <= high else {
-        throw error(max, uniformPath + "max", "\"max\" is shorter than \"min\"; no delay fits. Swap them.")
+        throw unprocessable(max, uniformPath + "max", "\"max\" is shorter than \"min\"; no delay fits. Swap them.")
       }
       return .uniform(min: low, max: high)
     }
@@ -204,7 +204,7 @@ extension ManifestReader {
           record, path + "record", what: "a cassette file path relative to the manifest")
         let url = try containedFile(relative, record, path + "record", instead: "remove \"record\"")
         if reach != nil && url.pathExtension.lowercased() != "har" {
-          throw error(
+          throw beyondReach(
             record, path + "record",
             "\"\(relative)\" is not a .har file; a stub added through the admin API records only into a HAR cassette (a path ending in .har) inside the server's folder for its files."
           )
@@ -222,7 +222,7 @@ extension ManifestReader {
       !allowed.contains(where: { $0.lowercased() == host })
     {
       let hosts = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
-      throw error(
+      throw beyondReach(
         toNode, toPath,
         "a stub added through the admin API may proxy only to the hosts the server allows (\(hosts)), and \(host) is not one. Start the server with --admin-proxy \(host) (StubServer.AdminAPI.proxyHosts) to allow it."
       )

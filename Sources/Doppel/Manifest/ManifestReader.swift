@@ -44,6 +44,23 @@ struct ManifestReader {
     error(at: node.offset, path, message)
   }
 
+  /// A problem that is only that a stub from the admin API reaches beyond what the server allows
+  /// (``DoppelError/Kind/beyondReach``).
+  func beyondReach(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
+    var problem = error(at: node.offset, path, message)
+    problem.kind = .beyondReach
+    return problem
+  }
+
+  /// A problem a JSON schema cannot describe: values each well formed that contradict each other
+  /// (a minimum above a maximum), a regular expression ICU does not compile
+  /// (``DoppelError/Kind/unprocessable``).
+  func unprocessable(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
+    var problem = error(at: node.offset, path, message)
+    problem.kind = .unprocessable
+    return problem
+  }
+
   /// A source location for a stub declared at `offset`, so near-miss reports point into the manifest.
   func location(_ offset: Int) -> CodeLocation {
     let position = position(offset)

@@ -26,7 +26,11 @@ package struct StubDefinition: Sendable {
     guard problems.isEmpty, let read else {
       let message =
         problems.isEmpty ? "\(source): the stub could not be read." : problems.map(\.message).joined(separator: "\n")
-      throw Self.renamed(DoppelError(message), reader: reader, source: source)
+      var error = Self.renamed(DoppelError(message), reader: reader, source: source)
+      // One kind for the whole: a malformed part makes the request malformed.
+      let kinds = Set(problems.map(\.kind))
+      error.kind = kinds.count == 1 ? kinds.first! : .malformed
+      throw error
     }
     stub = read
     json = root.serialized
@@ -79,11 +83,13 @@ package struct StubDefinition: Sendable {
   /// Reads a verification: `{"request": <a manifest stub's request>, "count": 1}`, with
   /// `count`, or `atLeast` and/or `atMost`, or none (just count).
   ///
-  /// - Returns: the request pattern, and the counts that pass (`nil` when none was asked for).
+  /// - Returns: the request pattern, and the counts that pass (`nil` when none was asked for), or
+  ///   in `impossible` why no count can pass (`atMost` below `atLeast`): a verification that fails
+  ///   whatever was sent, with the fix, rather than a malformed request.
   /// - Throws: ``DoppelError`` as for a manifest: `source:line:column: key.path: the problem and the fix`.
   package static func verification(
     _ data: Data, source: String
-  ) throws(DoppelError) -> (matcher: Matcher, expected: ClosedRange<Int>?) {
+  ) throws(DoppelError) -> (matcher: Matcher, expected: ClosedRange<Int>?, impossible: String?) {
     let root = try parse(data, source: source)
     let reader = ManifestReader(url: URL(fileURLWithPath: "/").appendingPathComponent(fileName), bytes: [UInt8](data))
     do throws(ManifestProblem) {
@@ -105,18 +111,20 @@ package struct StubDefinition: Sendable {
         return try reader.integer(
           node, fields.path(key), in: 0...largestCount, what: "a number of requests (0 to \(largestCount))")
       }
-      if let count = try number("count") { return (matcher, count...count) }
+      if let count = try number("count") { return (matcher, count...count, nil) }
       let low = try number("atLeast")
       let high = try number("atMost")
-      if low == nil && high == nil { return (matcher, nil) }
+      if low == nil && high == nil { return (matcher, nil, nil) }
       guard (low ?? 0) <= (high ?? Int.max) else {
-        throw reader.error(
-          fields["atMost"]!, fields.path("atMost"),
-          "atMost (\(high ?? 0)) is below atLeast (\(low ?? 0)); no count passes. Swap them.")
+        return (
+          matcher, nil, "atMost (\(high ?? 0)) is below atLeast (\(low ?? 0)): no count passes. Swap them."
+        )
       }
-      return (matcher, (low ?? 0)...(high ?? Int.max))
+      return (matcher, (low ?? 0)...(high ?? Int.max), nil)
     } catch {
-      throw renamed(DoppelError(error.message), reader: reader, source: source)
+      var renamed = renamed(DoppelError(error.message), reader: reader, source: source)
+      renamed.kind = error.kind
+      throw renamed
     }
   }
 }
