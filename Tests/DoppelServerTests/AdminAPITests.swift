@@ -147,6 +147,19 @@
           error(proxy)
             == #"request body:1:41: response.proxy: a stub added through the admin API may proxy only to the hosts the server allows (none), and 127.0.0.1 is not one. Start the server with --admin-proxy 127.0.0.1 (StubServer.AdminAPI.proxyHosts) to allow it."#
         )
+        // As the document describes, but unusable in a way a schema cannot say: 422.
+        let swapped = try await admin(
+          server, "POST", "stubs",
+          #"{"request": "/a", "response": {"delay": {"uniform": {"min": 2, "max": 1}}}}"#)
+        #expect(swapped.status == 422)
+        #expect(
+          error(swapped)
+            == #"request body:1:71: response.delay.uniform.max: "max" is shorter than "min"; no delay fits. Swap them."#
+        )
+        let regex = try await admin(server, "POST", "stubs", #"{"request": {"pathRegex": "("}, "response": {}}"#)
+        #expect(regex.status == 422)
+        let verifyRegex = try await admin(server, "POST", "verify", #"{"request": {"pathRegex": "("}}"#)
+        #expect(verifyRegex.status == 422)
         // With a mistake of another kind as well, the request is malformed: 400.
         let both = try await admin(
           server, "POST", "stubs", #"{"request": "/a", "response": {"file": "/etc/passwd"}, "tims": 1}"#)
