@@ -93,6 +93,8 @@
         } else {
           object["body"] = ["base64": .string(body.base64EncodedString())]
         }
+      } else if let omitted = entry.omittedRequestBody {
+        object["body"] = ["length": .number(Double(omitted.length)), "sha256": .string(omitted.sha256)]
       }
       if let stub = entry.stub {
         var described: [String: JSONValue] = [
