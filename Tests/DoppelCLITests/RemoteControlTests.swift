@@ -190,7 +190,8 @@
       let refused = try await DoppelProcess.run(["serve", "--journal-body-kib", "2000000", "--port", "0"])
       #expect(
         refused.error.contains(
-          "--journal-body-kib 2000000 is out of range; use 0 to 1048576 (kibibytes of the largest body journaled whole)."))
+          "--journal-body-kib 2000000 is out of range; use 0 to 1048576 (kibibytes of the largest body journaled whole)."
+        ))
     }
 
     /// `printf 'x%.0s' $(seq 1025) | shasum -a 256`
