@@ -12,6 +12,8 @@
     static let configuration = CommandConfiguration(
       abstract:
         "Check manifests and HAR cassettes: format errors, missing fixtures, secrets, drift from an OpenAPI document.",
+      // The generated usage lists every option on one line, wider than a terminal.
+      usage: "doppel lint <file> ... [<options>]",
       discussion: """
         Prints one line per problem, starting with the file and the position
         (line:column, and the JSON path of the field), and exits with status 1 when
