@@ -122,7 +122,9 @@
       // The URL to send requests to comes first, alone, so a script reading the first line gets it
       // (not the upstream's).
       Console.out(server.baseURL.absoluteString)
-      Console.out("Recording what \(upstream) answers into \(out): send requests to the URL above. Press Ctrl-C to stop and save.")
+      Console.out(
+        "Recording what \(upstream) answers into \(out): send requests to the URL above. Press Ctrl-C to stop and save."
+      )
       if admin {
         Console.out("The admin API is at \(server.baseURL.absoluteString)/__doppel/")
         if let generated { Console.out(AdminTrustOptions.tokenLine(generated)) }
