@@ -112,7 +112,7 @@
         try #require(
           text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Bearer abcdef") }) + 1
       #expect(line.hasPrefix("\(cassette.path):\(lineNumber):"))
-      #expect(line.contains("entries[0].request.headers.Authorization: bearer token"))
+      #expect(line.contains(": log.entries[0].request.headers.Authorization: bearer token"))
       #expect(result.error.contains("1 problem in 1 of 1 file"))
     }
 
