@@ -109,6 +109,19 @@
       return .object(object)
     }
 
+    /// `GET requests.har`: every entry the journal keeps as a HAR 1.2 document, secrets redacted as
+    /// recording redacts them; a request no stub matched as the answer the client got (the
+    /// unmatched status and the near-miss report).
+    func journalHAR(_ backend: Backend) throws -> Answer {
+      let status = unmatchedStatus
+      let entries = backend.journal.compactMap { entry in
+        // As the server sent it (StubHTTPHandler.respond): the report and a line break.
+        entry.harEntry { report in .text(report + "\n", status: status, headers: ["X-Doppel-Unmatched": "1"]) }
+      }
+      let data = try Cassette(entries: entries).encoded(redaction: .default)
+      return Answer(status: 200, body: .null, raw: data)
+    }
+
     /// `POST verify` with `{"request": …, "count": 1}`.
     func verify(_ body: Data?, _ backend: Backend) throws -> Answer {
       let read: (matcher: Matcher, expected: ClosedRange<Int>?, impossible: String?)
