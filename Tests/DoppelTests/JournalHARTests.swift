@@ -47,6 +47,7 @@ struct JournalHARTests {
     #expect(entry.request.headers.first { $0.name == "Authorization" }?.value == Redaction.marker)
     #expect(
       entry.extra["comment"]
-        == "request body not kept by the journal: 20 bytes, SHA-256 d4fc1db665446507dc51b0c9392dd9649291581bfe1b48e241b2b08032b3b647")
+        == "request body not kept by the journal: 20 bytes, SHA-256 d4fc1db665446507dc51b0c9392dd9649291581bfe1b48e241b2b08032b3b647"
+    )
   }
 }

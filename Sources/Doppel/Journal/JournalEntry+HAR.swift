@@ -42,7 +42,8 @@ extension JournalEntry {
       }
       entry = made
     } else if let error {
-      if !isMatched, let unmatched, let made = try? HAREntry(request: request, response: unmatched(unmatchedReport ?? ""))
+      if !isMatched, let unmatched,
+        let made = try? HAREntry(request: request, response: unmatched(unmatchedReport ?? ""))
       {
         entry = made
       } else {
