@@ -59,7 +59,7 @@
       let (items, ranOut) = SearchBudget.measure { () -> [JSONValue] in
         var items: [JSONValue] = []
         for (offset, entry) in entries.enumerated() where filter.matches(entry.request) {
-          items.append(Self.describe(entry, index: first + offset))
+          items.append(Self.describe(entry, index: first + offset, unmatchedStatus: unmatchedStatus))
         }
         return items
       }
@@ -77,7 +77,10 @@
     }
 
     /// One journal entry as JSON.
-    static func describe(_ entry: JournalEntry, index: Int) -> JSONValue {
+    ///
+    /// - Parameter unmatchedStatus: the status the server answered a request no stub matched
+    ///   with, which the entry gets as its `status`: what the client received.
+    static func describe(_ entry: JournalEntry, index: Int, unmatchedStatus: Int) -> JSONValue {
       let request = entry.request
       var object: [String: JSONValue] = [
         "index": .number(Double(index)),
@@ -103,7 +106,11 @@
         if let name = stub.name { described["name"] = .string(name) }
         object["stub"] = .object(described)
       }
-      if let response = entry.response { object["status"] = .number(Double(response.status)) }
+      if let response = entry.response {
+        object["status"] = .number(Double(response.status))
+      } else if !entry.isMatched, entry.error != nil {
+        object["status"] = .number(Double(unmatchedStatus))
+      }
       if let error = entry.error { object["error"] = .string("\(error)") }
       if let report = entry.unmatchedReport { object["nearMiss"] = .string(report) }
       return .object(object)

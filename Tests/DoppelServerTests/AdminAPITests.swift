@@ -289,6 +289,10 @@
         #expect(entries[1]["body"] == ["base64": "/wA="])
         #expect(entries[2]["body"] == ["text": #"{"a":1}"#])
         #expect(entries[2]["matched"] == false)
+        // The status the client received: the server's 404 for a request no stub matched.
+        #expect(entries[2]["status"] == 404)
+        let remote = try await DoppelRemote(server.baseURL).journal().entries
+        #expect(remote[2].description == "PUT https://api.example.com/users/7 → 404 (no stub matched)")
         #expect(
           entries[2]["nearMiss"]?.description.contains("No stub matched PUT https://api.example.com/users/7") == true)
 
