@@ -20,7 +20,8 @@
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
           GET /CatFancy/breeds.json → 200 (doppel.json:5 "standard")
-          GET /nope → 404, no stub matched (closest: GET …/breeds.json; path differs)
+          GET /nope → 404, no stub matched (closest: GET …/breeds.json; path differs);
+            a stub for it: {"request":"GET …/nope","response":{"status":200}}
 
         Stubs are usually written for the real backend (https://api.example.com/…).
         When they name one origin, requests to the server are matched as sent to it;

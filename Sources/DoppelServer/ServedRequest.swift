@@ -8,7 +8,7 @@
   ///
   /// ```
   /// GET /CatFancy/breeds.json → 200 (doppel.json:5 "standard")
-  /// GET /nope → 404 no stub matched (closest: GET https://api.example.com/breeds.json; path differs)
+  /// GET /nope → 404, no stub matched (closest: GET https://api.example.com/breeds.json; path differs); a stub for it: {"request":"GET https://api.example.com/nope","response":{"status":200}}
   /// ```
   public struct ServedRequest: Sendable, CustomStringConvertible {
     /// The request as the backend matched it (with the origin applied to its URL).

@@ -216,6 +216,7 @@
             ? "" : "; \(differences.joined(separator: ", ")) \(differences.count == 1 ? "differs" : "differ")"
           note += " (closest: \(stub.matcher)\(what))"
         }
+        note += "; a stub for it: \(NearMissReport.manifestStub(request))"
         notes.append(note)
       case .reset:
         notes.append("connection reset")

@@ -49,8 +49,17 @@
       #expect(report.contains("No stub matched GET https://api.example.com/breed.json"))
       let missed = try await doppel.line(containing: "GET /breed.json")
       #expect(
-        missed.hasPrefix(
-          "GET /breed.json → 404, no stub matched (closest: GET https://api.example.com/breeds.json; path differs)"))
+        missed
+          == #"GET /breed.json → 404, no stub matched (closest: GET https://api.example.com/breeds.json; path differs); a stub for it: {"request":"GET https://api.example.com/breed.json","response":{"status":200}}"#
+      )
+      #expect(
+        report.hasSuffix(
+          """
+          Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+            backend.stub(.get("https://api.example.com/breed.json"), .status(200))
+            {"request":"GET https://api.example.com/breed.json","response":{"status":200}}
+
+          """))
 
       doppel.interrupt()
       #expect(await doppel.waitForExit() == 0)

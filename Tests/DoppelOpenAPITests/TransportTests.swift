@@ -275,7 +275,9 @@
                  ✓ scheme https
                  ✓ host   api.cattery.test
                  ✗ path   expected "/v1/breeds", got "/v1/breeds/1"
-          Add a stub for this request, or fix the closest one.
+          Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+            backend.stub(.get("https://api.cattery.test/v1/breeds/1"), .status(200))
+            {"request":"GET https://api.cattery.test/v1/breeds/1","response":{"status":200}}
           """)
       #expect(collected.messages == [report])
 
@@ -306,7 +308,9 @@
                  ✗ method expected GET, got DELETE
                  ✗ path   expected "/v1/breeds", got "/v1/health"
             (9 more stubs not shown)
-          Add a stub for this request, or fix the closest one.
+          Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+            backend.stub(.delete("https://api.cattery.test/v1/health"), .status(200))
+            {"request":"DELETE https://api.cattery.test/v1/health","response":{"status":200}}
           """)
       #expect(collected.messages == [error?.localizedDescription])
     }

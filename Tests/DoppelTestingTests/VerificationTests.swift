@@ -52,7 +52,9 @@ struct VerificationTests {
         1. VerificationTests.swift:\(stubLine)  GET /expected
              ✓ method GET
              ✗ path   expected "/expected", got "/unexpected"
-      Add a stub for this request, or fix the closest one.
+      Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+        backend.stub(.get("https://api.example.com/unexpected"), .status(200))
+        {"request":"GET https://api.example.com/unexpected","response":{"status":200}}
       """
     #expect(
       issues.messages == [
@@ -77,7 +79,9 @@ struct VerificationTests {
         """
         Doppel: after the test ended: No stub matched GET https://api.example.com/late
         The backend has no stubs.
-        Add a stub for this request, for example backend.stub(.get("https://api.example.com/late"), .json(…)).
+        Add a stub for this request; this one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://api.example.com/late"), .status(200))
+          {"request":"GET https://api.example.com/late","response":{"status":200}}
 
         """
       ])
@@ -105,7 +109,9 @@ struct VerificationTests {
           1. VerificationTests.swift:\(stubLine)  GET /breeds.json
                ✓ method GET
                ✗ path   expected "/breeds.json", got "/breed.json"
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://api.example.com/breed.json"), .status(200))
+          {"request":"GET https://api.example.com/breed.json","response":{"status":200}}
         """
       ])
     #expect(issues.all.map { $0.location?.line } == [stubLine])

@@ -27,7 +27,9 @@ import Testing
           2. WithBackendTests.swift:\(stubLine + 1)  POST /breeds.json
                ✗ method expected POST, got GET
                ✗ path   expected "/breeds.json", got "/breed.json"
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://api.example.com/breed.json"), .status(200))
+          {"request":"GET https://api.example.com/breed.json","response":{"status":200}}
         """
       ] && issue.sourceLocation?.fileID == fileID && issue.sourceLocation?.line == stubLine
     }

@@ -61,7 +61,9 @@ import Testing
         Closest stubs:
           1. BacktrackingTests.swift:\(line)  /^/(a+)+$/
                ✗ path expected matching /^/(a+)+$/, got "/\(Self.crafted)" (the regular expression /^/(a+)+$/ gave up after about 2.5 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it)
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://api.example.com/\(Self.crafted)?"), .status(200))
+          {"request":"GET https://api.example.com/\(Self.crafted)?","response":{"status":200}}
         """
       ])
   }
@@ -108,7 +110,9 @@ import Testing
           3. BacktrackingTests.swift:\(nestedLine)  /^/z/(a+)+$/
                ✗ path expected matching /^/z/(a+)+$/, got "\(crafted)" (\(gaveUp))
           (2 more stubs not shown)
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://api.example.com\(crafted)"), .status(200))
+          {"request":"GET https://api.example.com\(crafted)","response":{"status":200}}
         """
       ])
   }

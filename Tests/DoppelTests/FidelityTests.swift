@@ -186,7 +186,9 @@ import Testing
                ✓ method GET
                ✓ path   "/me"
                ✗ state  expected loggedIn, got initial
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://a.com/me"), .status(200))
+          {"request":"GET https://a.com/me","response":{"status":200}}
         """)
   }
 }

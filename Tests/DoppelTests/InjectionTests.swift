@@ -71,7 +71,9 @@ import Testing
              ✓ scheme https
              ✓ host   api.example.com
              ✗ path   expected "/breeds", got "/breed"
-      Add a stub for this request, or fix the closest one.
+      Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+        backend.stub(.get("https://api.example.com/breed"), .status(200))
+        {"request":"GET https://api.example.com/breed","response":{"status":200}}
       """
     #expect(error?.code == .resourceUnavailable)
     #expect(error?.localizedDescription == report)

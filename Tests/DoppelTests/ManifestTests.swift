@@ -333,7 +333,9 @@ extension Backend {
                ✓ scheme https
                ✓ host   api.example.com
                ✗ path   expected "/breeds.json", got "/breed.json"
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://api.example.com/breed.json"), .status(200))
+          {"request":"GET https://api.example.com/breed.json","response":{"status":200}}
         """)
     #expect(backend.stubs.first?.location.filePath == "/project/Fixtures/doppel.json")
     #expect(backend.stubs.first?.location.column == 5)

@@ -36,7 +36,9 @@ import Testing
                  ✗ method expected POST, got GET
                  ✗ path   expected "/breeds.json", got "/breed.json"
             (1 more stub not shown)
-          Add a stub for this request, or fix the closest one.
+          Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+            backend.stub(.get("https://api.example.com/breed.json"), .status(200))
+            {"request":"GET https://api.example.com/breed.json","response":{"status":200}}
           """)
     }
     #expect(issues.all.map(\.message) == [backend.journal[0].unmatchedReport!])
@@ -59,7 +61,9 @@ import Testing
                ✗ json   expected {"sku":"A1"}, got {"sku":"B2"}
         Invalid stubs (they match nothing):
           UnmatchedTests.swift:\(line + 1)  Invalid URL "ht tp://bad" in a stub: it contains a space at offset 2; percent-encode it (a space is %20). Write an absolute URL such as "https://api.example.com/breeds.json" or a path such as "/breeds.json".
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.post("https://a.com/orders"), .status(200))
+          {"request":"POST https://a.com/orders","response":{"status":200}}
         """)
   }
 
@@ -77,8 +81,25 @@ import Testing
                ✓ method GET
                ✓ path   "/once"
                ✗ times  expected at most 1, got 1 answered already
-        Add a stub for this request, or fix the closest one.
+        Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://a.com/once"), .status(200))
+          {"request":"GET https://a.com/once","response":{"status":200}}
         """)
+  }
+
+  /// The stub to paste answers the request: a method without a builder is spelled out.
+  @Test func theStubToPasteAnswersTheRequest() async throws {
+    let backend = quietBackend()
+    _ = await backend.outcome(HTTPMethod("PROPFIND"), "https://a.com/dav/x?depth=1")
+    let report = try #require(backend.journal[0].unmatchedReport)
+    #expect(
+      report.hasSuffix(
+        """
+          backend.stub(.method("PROPFIND") && .url("https://a.com/dav/x?depth=1"), .status(200))
+          {"request":"PROPFIND https://a.com/dav/x?depth=1","response":{"status":200}}
+        """))
+    backend.stub(.method("PROPFIND") && .url("https://a.com/dav/x?depth=1"), .status(200))
+    #expect(await backend.outcome(HTTPMethod("PROPFIND"), "https://a.com/dav/x?depth=1") == "200 ")
   }
 
   @Test func anEmptyBackendSaysHowToAddAStub() async {
@@ -88,7 +109,9 @@ import Testing
       backend.journal[0].unmatchedReport == """
         No stub matched GET https://a.com/x
         The backend has no stubs.
-        Add a stub for this request, for example backend.stub(.get("https://a.com/x"), .json(…)).
+        Add a stub for this request; this one answers it (in Swift, or in a manifest):
+          backend.stub(.get("https://a.com/x"), .status(200))
+          {"request":"GET https://a.com/x","response":{"status":200}}
         """)
   }
 

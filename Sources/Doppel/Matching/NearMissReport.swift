@@ -1,6 +1,6 @@
 /// Builds the message for a request that no stub matched: the request, the closest stubs with each
 /// field marked ✓ or ✗, where each stub was declared, and the fix.
-enum NearMissReport {
+package enum NearMissReport {
   static let shown = 3
 
   static func make(for request: Request, stubs: [StubHandle], state: StateMachines) -> String {
@@ -14,9 +14,8 @@ enum NearMissReport {
     let ranked = rank(request, stubs.filter { $0.matcherProblem == nil }, state: state)
     if stubs.isEmpty {
       lines.append("The backend has no stubs.")
-      lines.append(
-        "Add a stub for this request, for example backend.stub(.\(request.method.rawValue.lowercased())(\"\(request.url.absoluteString)\"), .json(…))."
-      )
+      lines.append("Add a stub for this request; this one answers it (in Swift, or in a manifest):")
+      lines += pasteable(request)
       return lines.joined(separator: "\n")
     }
     if !ranked.isEmpty {
@@ -51,8 +50,47 @@ enum NearMissReport {
       lines.append("Invalid stubs (they match nothing):")
       for stub in invalid { lines.append("  \(stub.location)  \(stub.matcherProblem?.message ?? "")") }
     }
-    lines.append("Add a stub for this request, or fix the closest one.")
+    lines.append("Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):")
+    lines += pasteable(request)
     return lines.joined(separator: "\n")
+  }
+
+  /// A stub that answers `request`, to paste: in Swift, then as a manifest's stub object. Its
+  /// method and URL (with the query, whose items it then requires) are the request's; the
+  /// answer is a plain 200 to edit.
+  static func pasteable(_ request: Request) -> [String] {
+    let url = request.url.absoluteString
+    let builders: Set<HTTPMethod> = [.get, .post, .put, .patch, .delete, .head]
+    let matcher =
+      builders.contains(request.method)
+      ? ".\(request.method.rawValue.lowercased())(\(swiftLiteral(url)))"
+      : ".method(\(swiftLiteral(request.method.rawValue))) && .url(\(swiftLiteral(url)))"
+    return ["  backend.stub(\(matcher), .status(200))", "  \(manifestStub(request))"]
+  }
+
+  /// A manifest's stub object that answers `request`:
+  /// `{"request":"GET https://api.example.com/nope","response":{"status":200}}`.
+  package static func manifestStub(_ request: Request) -> String {
+    let json = JSONValue.object([
+      "request": .string("\(request.method.rawValue) \(request.url.absoluteString)"),
+      "response": .object(["status": .number(200)]),
+    ])
+    return "\(json)"
+  }
+
+  /// `text` as a Swift string literal.
+  private static func swiftLiteral(_ text: String) -> String {
+    var literal = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": literal += "\\\""
+      case "\\": literal += "\\\\"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        literal += "\\u{\(String(scalar.value, radix: 16))}"
+      default: literal.unicodeScalars.append(scalar)
+      }
+    }
+    return literal + "\""
   }
 
   /// The stub the report lists first, if any: the one most likely meant for `request`.

@@ -44,9 +44,9 @@ func snippet_Doppel_GettingStarted_L73() async throws {
   #expect(backend.lastRequest?.bodyText == #"{"sku":"A1"}"#)
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:109
+// Sources/Doppel/Doppel.docc/GettingStarted.md:111
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_GettingStarted_L109 {
+struct Snippet_Doppel_GettingStarted_L111 {
   @Test func loadsBreedsThroughTheSharedSession() async throws {
     try await Backend.withProcessWideBackend { backend in
       backend.stub(.get("https://api.example.com/breeds.json"), .text(#"{"breeds":[]}"#))
@@ -56,9 +56,9 @@ struct Snippet_Doppel_GettingStarted_L109 {
   }
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:131
+// Sources/Doppel/Doppel.docc/GettingStarted.md:133
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_Doppel_GettingStarted_L131 {
+struct Snippet_Doppel_GettingStarted_L133 {
   /// Stands in for the SDK: it makes its own session from the configuration it is given.
   final class WeatherClient {
     private let session: URLSession

@@ -68,8 +68,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L101 {
   func favoritesABreed() async throws {}
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:141
-func snippet_DoppelTesting_TestingWithDoppel_L141() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:143
+func snippet_DoppelTesting_TestingWithDoppel_L143() async throws {
   let favorites = Backend.current.stub(.post("/favorites"), .status(201))
 
   // The code under test favorites a breed:
@@ -88,9 +88,9 @@ func snippet_DoppelTesting_TestingWithDoppel_L141() async throws {
   _ = sent
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:163
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:165
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_DoppelTesting_TestingWithDoppel_L163 {
+struct Snippet_DoppelTesting_TestingWithDoppel_L165 {
   @Test func showsEmptyState() async {
     await withBackend { backend in
       backend.stub(.get("/breeds.json"), .json(Breeds(breeds: [])))
@@ -101,8 +101,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L163 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:180
-func snippet_DoppelTesting_TestingWithDoppel_L180() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:182
+func snippet_DoppelTesting_TestingWithDoppel_L182() async throws {
   final class BreedListTests: XCTestCase {
     func testShowsEmptyState() async throws {
       let backend = makeBackend()
@@ -114,8 +114,8 @@ func snippet_DoppelTesting_TestingWithDoppel_L180() async throws {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:198
-func snippet_DoppelTesting_TestingWithDoppel_L198() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:200
+func snippet_DoppelTesting_TestingWithDoppel_L200() async throws {
   await withKnownIssue {
     await withBackend { backend in
       backend.stub(.get("/breeds.json"), .json(breeds)).expect(times: 2)

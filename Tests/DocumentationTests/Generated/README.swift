@@ -33,9 +33,9 @@ func snippet_README_L62() async throws {
   _ = journal
 }
 
-// README.md:121
+// README.md:123
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L121 {
+struct Snippet_README_L123 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -48,8 +48,8 @@ struct Snippet_README_L121 {
   }
 }
 
-// README.md:145
-func snippet_README_L145() async throws {
+// README.md:147
+func snippet_README_L147() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
@@ -65,15 +65,15 @@ func snippet_README_L145() async throws {
   _ = load
 }
 
-// README.md:202
-func snippet_README_L202() async throws {
+// README.md:204
+func snippet_README_L204() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:226
-func snippet_README_L226() async throws {
+// README.md:228
+func snippet_README_L228() async throws {
   let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
@@ -83,9 +83,9 @@ func snippet_README_L226() async throws {
   _ = loadData
 }
 
-// README.md:237
+// README.md:239
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L237 {
+struct Snippet_README_L239 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -94,8 +94,8 @@ struct Snippet_README_L237 {
   }
 }
 
-// README.md:307
-func snippet_README_L307() async throws {
+// README.md:309
+func snippet_README_L309() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
