@@ -50,7 +50,8 @@ package enum NearMissReport {
       lines.append("Invalid stubs (they match nothing):")
       for stub in invalid { lines.append("  \(stub.location)  \(stub.matcherProblem?.message ?? "")") }
     }
-    lines.append("Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):")
+    lines.append(
+      "Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):")
     lines += pasteable(request)
     return lines.joined(separator: "\n")
   }
