@@ -12,6 +12,8 @@
     static let configuration = CommandConfiguration(
       abstract:
         "Check manifests and HAR cassettes: format errors, missing fixtures, secrets, drift from an OpenAPI document.",
+      // The generated usage lists every option on one line, wider than a terminal.
+      usage: "doppel lint <file> ... [<options>]",
       discussion: """
         Prints one line per problem, starting with the file and the position
         (line:column, and the JSON path of the field), and exits with status 1 when
@@ -62,15 +64,18 @@
     func run() throws {
       var problems: [String] = []
       var troubled = 0
+      var unusableDocument = false
       #if OpenAPI
         var document: OpenAPIDocument?
         if let openAPI {
           do {
             document = try OpenAPIDocument(url: URL(fileURLWithPath: openAPI), name: openAPI)
           } catch {
+            // Reported, and the files are still checked for everything else.
             Console.out(error.description)
-            Console.error("doppel lint: the OpenAPI document \(openAPI) cannot be used.")
-            throw ExitCode(1)
+            Console.error(
+              "doppel lint: the OpenAPI document \(openAPI) cannot be used; the files are checked without it.")
+            unusableDocument = true
           }
         }
       #endif
@@ -82,16 +87,35 @@
           if let document { found += Self.check(path, against: document) }
         #endif
         if !found.isEmpty { troubled += 1 }
-        problems += found
+        problems += Self.inFileOrder(found)
       }
       for problem in problems { Console.out(problem) }
-      guard problems.isEmpty else {
+      if !problems.isEmpty {
         Console.error(
           "doppel lint: \(problems.count) \(problems.count == 1 ? "problem" : "problems") in \(troubled) of \(files.count) \(files.count == 1 ? "file" : "files")."
         )
-        throw ExitCode(1)
       }
+      guard problems.isEmpty, !unusableDocument else { throw ExitCode(1) }
       Console.out("No problems in \(files.count) \(files.count == 1 ? "file" : "files").")
+    }
+
+    /// The problems of one file in the order of their positions (`file:line:column: …`), those
+    /// without a position first; problems at one position keep their order.
+    static func inFileOrder(_ problems: [String]) -> [String] {
+      func position(_ problem: String) -> (Int, Int) {
+        // The first `:line:column: ` in the line; a path holds no such run before it.
+        let parts = problem.split(separator: ":", omittingEmptySubsequences: false)
+        for index in parts.indices.dropLast(2) {
+          if let line = Int(parts[index]), let column = Int(parts[index + 1]), parts[index + 2].hasPrefix(" ") {
+            return (line, column)
+          }
+        }
+        return (0, 0)
+      }
+      return problems.enumerated().sorted { left, right in
+        let (a, b) = (position(left.element), position(right.element))
+        return a != b ? a < b : left.offset < right.offset
+      }.map(\.element)
     }
 
     /// The problems of one input, each a line starting with its file (as typed) and position.
@@ -189,13 +213,16 @@
       else {
         return []
       }
+      // A HAR file's entries are under "log", as the reader's messages say.
+      let underLog = JSONLocation.position(of: "log", in: data) != nil
       return findings.map { finding in
         let place = JSONLocation.position(of: finding.field, in: data).map { ":\($0.line):\($0.column)" } ?? ""
+        let field = underLog && finding.field.hasPrefix("entries[") ? "log." + finding.field : finding.field
         let fix =
           finding.kind == .unscannableBody
           ? "record it again without --keep-unscannable-bodies, or replace it with a made-up body"
           : "redact it, or replace it with a made-up value"
-        return "\(shown)\(place): \(finding.field): \(finding.kind) (\(fix))"
+        return "\(shown)\(place): \(field): \(finding.kind) (\(fix))"
       }
     }
   }

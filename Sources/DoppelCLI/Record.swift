@@ -12,18 +12,18 @@
         Point the client at the printed URL instead of the upstream: every request is
         sent to the upstream, answered with its response, and saved to the cassette,
         with secrets redacted as in-process recording does (Authorization, cookies,
-        any header, parameter or JSON key named like a token, secret, password (pwd,
-        pass, passphrase, otp), refresh, CSRF, key, session or credential, OAuth code
-        and state, a URL's password, HTML meta and input fields named so, JWTs and
-        known key formats, and every copy of a redacted value; add more with the
-        --redact options, keep a name with --keep). Bodies are scanned in every
-        encoding: base64, gzip and deflate (decoded), binary (its text runs); a body
-        that cannot be scanned is written as its SHA-256 digest unless
+        any header, parameter or JSON key named like a token, secret, password
+        (pwd, pass, passphrase, otp), refresh, CSRF, key, session or credential,
+        OAuth code and state, a URL's password, HTML meta and input fields named so,
+        JWTs and known key formats, and every copy of a redacted value; add more
+        with the --redact options, keep a name with --keep). Bodies are scanned in
+        every encoding: base64, gzip and deflate (decoded), binary (its text runs);
+        a body that cannot be scanned is written as its SHA-256 digest unless
         --keep-unscannable-bodies. Request lines are printed with the same secrets
         redacted. The cassette is written as requests come and when you press Ctrl-C.
         Another recorder may write the same cassette meanwhile: each write locks the
-        file and keeps the other's entries. Serve it afterwards with `doppel serve
-        FILE.har`.
+        file and keeps the other's entries. Serve it afterwards with
+        `doppel serve FILE.har`.
 
         There is no admin API unless --admin is given: every request is recorded.
         With --admin, /__doppel/ answers as in `doppel serve` (loopback Host only,
@@ -119,12 +119,16 @@
       let generated = trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(serving: backend, host: host, port: port, configuration: configuration)
       try recorder.save()
-      Console.out("Recording \(upstream) into \(out) at \(server.baseURL.absoluteString)")
+      // The URL to send requests to comes first, alone, so a script reading the first line gets it
+      // (not the upstream's).
+      Console.out(server.baseURL.absoluteString)
+      Console.out(
+        "Recording what \(upstream) answers into \(out): send requests to the URL above. Press Ctrl-C to stop and save."
+      )
       if admin {
         Console.out("The admin API is at \(server.baseURL.absoluteString)/__doppel/")
         if let generated { Console.out(AdminTrustOptions.tokenLine(generated)) }
       }
-      Console.out("Send requests to the URL above. Press Ctrl-C to stop and save.")
       let serving = Task { await server.run() }
       let signals = SignalWatcher { _ in serving.cancel() }
       defer { signals.cancel() }

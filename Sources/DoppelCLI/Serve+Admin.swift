@@ -13,19 +13,23 @@
       return adminPrefix == "off" ? nil : adminPrefix
     }
 
-    /// The most bytes of request and response bodies the journal keeps: 256 MiB, whatever
-    /// `--journal-limit` says, so that large uploads cannot grow the server's memory without bound
-    /// (see `Backend.journalByteLimit`).
-    static let journalByteLimit = 256 * 1024 * 1024
-
     /// The summary of the inputs as last loaded, for the "Reloaded" line.
     static let lastSummary = Locked("")
 
-    /// Checks `--admin-prefix` and `--journal-limit`.
+    /// Checks `--admin-prefix`, `--journal-limit`, `--journal-mib` and `--journal-body-kib`.
     func validateAdmin() throws {
       guard (1...10_000_000).contains(journalLimit) else {
         throw ValidationError(
           "--journal-limit \(journalLimit) is out of range; use 1 to 10000000 (requests the journal keeps).")
+      }
+      guard (1...65_536).contains(journalMebibytes) else {
+        throw ValidationError(
+          "--journal-mib \(journalMebibytes) is out of range; use 1 to 65536 (mebibytes of bodies the journal keeps).")
+      }
+      guard (0...1_048_576).contains(journalBodyKibibytes) else {
+        throw ValidationError(
+          "--journal-body-kib \(journalBodyKibibytes) is out of range; use 0 to 1048576 (kibibytes of the largest body journaled whole)."
+        )
       }
       if let adminPort {
         guard (0...65_535).contains(adminPort) else {
@@ -51,14 +55,17 @@
       }
     }
 
-    /// The backend the server keeps for its whole life (its journal bounded by `--journal-limit`),
+    /// The backend the server keeps for its whole life (its journal bounded by `--journal-limit`,
+    /// `--journal-mib` and `--journal-body-kib`),
     /// serving what `loaded` says, and the admin API's settings: the prefix and how to read the
     /// inputs again in another scenario.
     func adminBackend(
       _ loaded: ServeInputs.Loaded, inputs: ServeInputs, configuration: inout StubServer.Configuration
     ) -> Backend {
       let backend = Backend(issueReporter: .ignore, journalLimit: journalLimit)
-      backend.journalByteLimit = Self.journalByteLimit
+      // Large uploads must not grow the server's memory without bound, whatever --journal-limit.
+      backend.journalByteLimit = journalMebibytes * 1024 * 1024
+      backend.journalBodyLimit = journalBodyKibibytes * 1024
       backend.replaceStubs(with: loaded.backend)
       Self.lastSummary.withLock { $0 = loaded.summary }
       configuration.admin.pathPrefix = effectiveAdminPrefix

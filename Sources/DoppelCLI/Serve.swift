@@ -96,6 +96,18 @@
     var journalLimit = 10_000
 
     @Option(
+      name: .customLong("journal-mib"),
+      help:
+        "The most mebibytes of request and response bodies the journal keeps (the oldest entries are dropped; 1 to 65536)."
+    )
+    var journalMebibytes = 256
+
+    @Option(
+      name: .customLong("journal-body-kib"),
+      help: "A body over this many kibibytes is journaled as its length and SHA-256 only (0 to 1048576).")
+    var journalBodyKibibytes = 1024
+
+    @Option(
       name: .customLong("cors"),
       help: ArgumentHelp(
         "Let web pages from this origin read the stubs' answers, such as http://localhost:3000 (repeatable; * for any). The admin API never allows one.",

@@ -76,9 +76,13 @@
         case .manifest(let index):
           try backend.addStubs(from: manifests[index].manifest, scenario: selection(manifests[index].manifest))
         case .cassette(let index):
-          let name = URL(fileURLWithPath: cassettes[index].path).lastPathComponent
+          let path = cassettes[index].path
+          let url = URL(fileURLWithPath: path)
+          // Each stub is declared where its first entry is written: rec.har:14.
+          let lines = (try? Data(contentsOf: url)).map(JSONLocation.entryLines(in:)) ?? []
           try backend.replay(
-            cassettes[index].cassette, matching: matching, replayingTimings: replayingTimings, name: name)
+            cassettes[index].cassette, matching: matching, replayingTimings: replayingTimings,
+            name: url.lastPathComponent, path: url.path, entryLines: lines)
         }
       }
       var parts: [String] = []

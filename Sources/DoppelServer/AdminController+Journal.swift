@@ -93,6 +93,8 @@
         } else {
           object["body"] = ["base64": .string(body.base64EncodedString())]
         }
+      } else if let omitted = entry.omittedRequestBody {
+        object["body"] = ["length": .number(Double(omitted.length)), "sha256": .string(omitted.sha256)]
       }
       if let stub = entry.stub {
         var described: [String: JSONValue] = [
@@ -105,6 +107,19 @@
       if let error = entry.error { object["error"] = .string("\(error)") }
       if let report = entry.unmatchedReport { object["nearMiss"] = .string(report) }
       return .object(object)
+    }
+
+    /// `GET requests.har`: every entry the journal keeps as a HAR 1.2 document, secrets redacted as
+    /// recording redacts them; a request no stub matched as the answer the client got (the
+    /// unmatched status and the near-miss report).
+    func journalHAR(_ backend: Backend) throws -> Answer {
+      let status = unmatchedStatus
+      let entries = backend.journal.compactMap { entry in
+        // As the server sent it (StubHTTPHandler.respond): the report and a line break.
+        entry.harEntry { report in .text(report + "\n", status: status, headers: ["X-Doppel-Unmatched": "1"]) }
+      }
+      let data = try Cassette(entries: entries).encoded(redaction: .default)
+      return Answer(status: 200, body: .null, raw: data)
     }
 
     /// `POST verify` with `{"request": …, "count": 1}`.

@@ -15,8 +15,12 @@
 
     private let state: Locked<State>
 
-    init(settings: StubServer.AdminAPI) {
+    /// The status the server answers a request no stub matched with, for the journal's HAR.
+    let unmatchedStatus: Int
+
+    init(settings: StubServer.AdminAPI, unmatchedStatus: Int = 404) {
       self.settings = settings
+      self.unmatchedStatus = unmatchedStatus
       state = Locked(State(scenario: settings.files?.scenario))
     }
 
@@ -30,6 +34,8 @@
     struct Answer: Sendable {
       var status: Int
       var body: JSONValue
+      /// Bytes sent instead of `body` encoded (a HAR document).
+      var raw: Data?
       var allow: [String] = []
       /// More header fields, such as `WWW-Authenticate`.
       var headers: [(name: String, value: String)] = []
@@ -38,7 +44,7 @@
     // MARK: Routing
 
     /// The endpoints, for messages and the index.
-    static let endpoints = ["stubs", "scenario", "state", "requests", "verify", "reset"]
+    static let endpoints = ["stubs", "scenario", "state", "requests", "requests.har", "verify", "reset"]
 
     func answer(method: String, target: String, body: Data?, backend: Backend) -> Answer {
       let prefix = settings.pathPrefix ?? "/"
@@ -82,6 +88,9 @@
             return Answer(status: 200, body: ["requests": [], "next": 0, "dropped": 0])
           }
           return try requests(query, backend)
+        case ("requests.har", 1):
+          try allow(method, ["GET"])
+          return try journalHAR(backend)
         case ("verify", 1):
           try allow(method, ["POST"])
           return try verify(body, backend)

@@ -19,7 +19,7 @@
     init(backend: Backend, configuration: StubServer.Configuration) {
       self.configuration = configuration
       backendBox = Locked(backend)
-      admin = AdminController(settings: configuration.admin)
+      admin = AdminController(settings: configuration.admin, unmatchedStatus: configuration.unmatchedStatus)
     }
 
     /// `host:port` the server listens on, for requests that name no host.

@@ -44,7 +44,8 @@
       headSent = false
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      var bytes = (try? encoder.encode(answer.body)) ?? Data(#"{"error":"The answer could not be encoded."}"#.utf8)
+      var bytes =
+        answer.raw ?? (try? encoder.encode(answer.body)) ?? Data(#"{"error":"The answer could not be encoded."}"#.utf8)
       bytes.append(UInt8(ascii: "\n"))
       var headers = NIOHTTP1.HTTPHeaders()
       headers.add(name: "Content-Type", value: "application/json")

@@ -147,8 +147,11 @@
         return try await bootstrap.bind(to: address).get()
       } catch {
         let what = listener == .admin ? "the admin API's port" : "port"
+        // The system's words for the error, not NIO's description of the call that failed.
+        let reason = (error as? IOError).map { "\(String(cString: strerror($0.errnoCode))) (errno \($0.errnoCode))" }
         throw DoppelError(
-          "Cannot listen on \(host) \(what) \(port): \(error). Choose another port, or 0 to let the system choose.")
+          "Cannot listen on \(host) \(what) \(port): \(reason ?? "\(error)"). Choose another port, or 0 to let the system choose."
+        )
       }
     }
 

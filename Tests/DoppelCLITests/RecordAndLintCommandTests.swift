@@ -37,6 +37,12 @@
         recorder.interrupt()
         #expect(await recorder.waitForExit() == 0)
         #expect(recorder.outputLines.last == "Saved 2 exchanges to \(cassette.path).")
+        // The URL to use comes first, alone; the upstream's only after it.
+        #expect(recorder.outputLines.first == proxy.absoluteString)
+        #expect(
+          recorder.outputLines.dropFirst().first
+            == "Recording what \(real.baseURL.absoluteString) answers into \(cassette.path): send requests to the URL above. Press Ctrl-C to stop and save."
+        )
       }
       // The upstream saw the requests as sent to it.
       #expect(upstream.requests.map(\.path) == ["/breeds.json", "/orders"])
@@ -106,7 +112,7 @@
         try #require(
           text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Bearer abcdef") }) + 1
       #expect(line.hasPrefix("\(cassette.path):\(lineNumber):"))
-      #expect(line.contains("entries[0].request.headers.Authorization: bearer token"))
+      #expect(line.contains(": log.entries[0].request.headers.Authorization: bearer token"))
       #expect(result.error.contains("1 problem in 1 of 1 file"))
     }
 
@@ -188,10 +194,15 @@
       #expect(result.error.contains("4 problems in 2 of 2 files"))
     }
 
-    @Test func serveHelpFitsEightyColumns() async throws {
-      let result = try await DoppelProcess.run(["serve", "--help"], environment: ["COLUMNS": "80"])
-      let long = result.output.split(separator: "\n").filter { $0.count > 80 }
+    @Test(arguments: ["serve", "record", "lint"])
+    func helpFitsEightyColumnsAndBreaksNoCodePhrase(command: String) async throws {
+      let result = try await DoppelProcess.run([command, "--help"], environment: ["COLUMNS": "80"])
+      let lines = result.output.split(separator: "\n")
+      let long = lines.filter { $0.count > 80 }
       #expect(long.isEmpty, "\(long)")
+      // A `command phrase` starts and ends on one line.
+      let broken = lines.filter { $0.count { $0 == "`" } % 2 == 1 }
+      #expect(broken.isEmpty, "\(broken)")
     }
   }
 #endif

@@ -165,7 +165,7 @@
       #expect(strict.status == 1)
       #expect(
         strict.output.hasSuffix(
-          "entries[0].response.content.text: body that cannot be scanned for secrets (record it again without --keep-unscannable-bodies, or replace it with a made-up body)"
+          "log.entries[0].response.content.text: body that cannot be scanned for secrets (record it again without --keep-unscannable-bodies, or replace it with a made-up body)"
         ))
       let kept = try await DoppelProcess.run(["lint", "--keep-unscannable-bodies", cassette.path])
       #expect(kept.status == 0)
@@ -206,21 +206,21 @@
       let fix = "(redact it, or replace it with a made-up value)"
       #expect(
         result.output.split(separator: "\n").map(String.init) == [
-          #"hand.har:3:58: entries[0].request.postData.text: secret JSON field "otp" \#(fix)"#,
-          #"hand.har:3:58: entries[0].request.postData.text: secret JSON field "pwd" \#(fix)"#,
-          #"hand.har:6:75: entries[1].request.postData.text: secret query parameter "passphrase" \#(fix)"#,
-          #"hand.har:9:46: entries[2].request.headers.Referer: password in a URL \#(fix)"#,
-          #"hand.har:8:40: entries[2].request.url: secret query parameter "code" \#(fix)"#,
-          #"hand.har:8:40: entries[2].request.url: secret query parameter "state" \#(fix)"#,
-          #"hand.har:12:50: entries[2].response.content.text: Anthropic API key \#(fix)"#,
-          #"hand.har:12:50: entries[2].response.content.text: secret HTML field "csrf-token" \#(fix)"#,
-          #"hand.har:11:47: entries[2].response.headers.Location: password in a URL \#(fix)"#,
-          #"hand.har:11:116: entries[2].response.headers.X-CSRF: secret header X-CSRF \#(fix)"#,
-          #"hand.har:14:114: entries[3].response.content.text: secret query parameter "password" \#(fix)"#,
-          #"hand.har:14:114: entries[3].response.content.text: GitHub token \#(fix)"#,
-          #"hand.har:16:78: entries[4].response.content.text: secret JSON field "password" \#(fix)"#,
-          #"hand.har:18:106: entries[5].response.content.text: secret JSON field "password" \#(fix)"#,
-          #"hand.har:20:106: entries[6].response.content.text: body that cannot be scanned for secrets (record it again without --keep-unscannable-bodies, or replace it with a made-up body)"#,
+          #"hand.har:3:58: log.entries[0].request.postData.text: secret JSON field "otp" \#(fix)"#,
+          #"hand.har:3:58: log.entries[0].request.postData.text: secret JSON field "pwd" \#(fix)"#,
+          #"hand.har:6:75: log.entries[1].request.postData.text: secret query parameter "passphrase" \#(fix)"#,
+          #"hand.har:8:40: log.entries[2].request.url: secret query parameter "code" \#(fix)"#,
+          #"hand.har:8:40: log.entries[2].request.url: secret query parameter "state" \#(fix)"#,
+          #"hand.har:9:46: log.entries[2].request.headers.Referer: password in a URL \#(fix)"#,
+          #"hand.har:11:47: log.entries[2].response.headers.Location: password in a URL \#(fix)"#,
+          #"hand.har:11:116: log.entries[2].response.headers.X-CSRF: secret header X-CSRF \#(fix)"#,
+          #"hand.har:12:50: log.entries[2].response.content.text: Anthropic API key \#(fix)"#,
+          #"hand.har:12:50: log.entries[2].response.content.text: secret HTML field "csrf-token" \#(fix)"#,
+          #"hand.har:14:114: log.entries[3].response.content.text: secret query parameter "password" \#(fix)"#,
+          #"hand.har:14:114: log.entries[3].response.content.text: GitHub token \#(fix)"#,
+          #"hand.har:16:78: log.entries[4].response.content.text: secret JSON field "password" \#(fix)"#,
+          #"hand.har:18:106: log.entries[5].response.content.text: secret JSON field "password" \#(fix)"#,
+          #"hand.har:20:106: log.entries[6].response.content.text: body that cannot be scanned for secrets (record it again without --keep-unscannable-bodies, or replace it with a made-up body)"#,
         ])
       #expect(result.error == "doppel lint: 15 problems in 1 of 1 file.")
     }

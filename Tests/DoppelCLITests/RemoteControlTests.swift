@@ -167,5 +167,34 @@
       #expect(body.contains(#""droppedRequests":2"#))
       #expect(body.contains(#""journalLimit":3"#))
     }
+
+    @Test func aBodyOverTheJournalBodyLimitIsJournaledAsItsLengthAndDigest() async throws {
+      let directory = try temporaryDirectory()
+      try Data(#"{"stubs": [{"request": "POST /upload", "response": {"status": 204}}]}"#.utf8)
+        .write(to: directory.appendingPathComponent("doppel.json"))
+      let doppel = try DoppelProcess(
+        ["serve", directory.path, "--port", "0", "--no-watch", "--quiet", "--journal-body-kib", "1"])
+      defer { doppel.interrupt() }
+      let base = try await doppel.serverURL()
+      for size in [1024, 1025] {
+        var request = URLRequest(url: base.appendingPathComponent("upload"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(repeating: UInt8(ascii: "x"), count: size)
+        _ = try await URLSession.shared.data(for: request)
+      }
+      let (entries, _) = try await DoppelRemote(base).journal()
+      #expect(entries.map { $0.request.body?.count } == [1024, nil])
+      #expect(entries.map(\.omittedBody?.length) == [nil, 1025])
+      #expect(entries[1].omittedBody?.sha256 == "\(Self.sha256OfXs1025)")
+
+      let refused = try await DoppelProcess.run(["serve", "--journal-body-kib", "2000000", "--port", "0"])
+      #expect(
+        refused.error.contains(
+          "--journal-body-kib 2000000 is out of range; use 0 to 1048576 (kibibytes of the largest body journaled whole)."
+        ))
+    }
+
+    /// `printf 'x%.0s' $(seq 1025) | shasum -a 256`
+    static let sha256OfXs1025 = "c6d8e9905300876046729949cc95c2385221270d389176f7234fe7ac00c4e430"
   }
 #endif

@@ -189,6 +189,22 @@
       #expect(await doppel.waitForExit() == 0)
     }
 
+    @Test func aCassettesStubsAreDeclaredAtTheirEntriesLines() async throws {
+      let cassette = try feedCassette()
+      let doppel = try DoppelProcess(["serve", cassette.path, "--port", "0", "--no-watch", "--quiet"])
+      defer { doppel.interrupt() }
+      let base = try await doppel.serverURL()
+      let lines = JSONLocation.entryLines(in: try Data(contentsOf: cassette))
+      #expect(lines.count == 2)
+      let stubs = try await DoppelRemote(base).stubs()
+      // The saved cassette redacted both tokens alike, so one stub answers both entries.
+      #expect(stubs.map(\.location) == ["feed.har:\(lines[0])"])
+      let (status, report) = try await fetch(base.appendingPathComponent("food"))
+      #expect(status == 404)
+      #expect(report.contains("feed.har:\(lines[0])"))
+      #expect(!report.contains("ServeInputs.swift"))
+    }
+
     @Test func cassetteOptionsThatCannotApplyAreRefused() async throws {
       let cassette = try feedCassette()
       let both = try await DoppelProcess.run([

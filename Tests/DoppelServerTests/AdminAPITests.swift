@@ -56,6 +56,33 @@
       return nil
     }
 
+    @Test func theJournalAsHARHasWhatEachClientGotAndReplaysTheSame() async throws {
+      try await withManifestServer { server in
+        let paths = [("GET", "/me"), ("POST", "/login"), ("GET", "/me"), ("GET", "/nope")]
+        var before: [String] = []
+        for (method, path) in paths {
+          let (body, response) = try await fetch(server.url(path), method: method)
+          before.append("\(response.statusCode) \(body)")
+        }
+        let cassette = try await DoppelRemote(server.baseURL).journalHAR()
+        #expect(cassette.entries.map(\.request.method) == ["GET", "POST", "GET", "GET"])
+        #expect(cassette.entries.map(\.response.status) == [401, 204, 200, 404])
+        #expect(cassette.entries[3].response.content.text?.hasPrefix("No stub matched GET") == true)
+
+        // Replayed in process: the same answers, in the same order.
+        let player = Backend(issueReporter: .ignore)
+        try player.replay(cassette)
+        var after: [String] = []
+        for (method, path) in paths {
+          var request = URLRequest(url: URL(string: "https://api.example.com\(path)")!)
+          request.httpMethod = method
+          let (data, response) = try await player.respond(to: request)
+          after.append("\(response.statusCode) \(String(decoding: data, as: UTF8.self))")
+        }
+        #expect(after == before)
+      }
+    }
+
     @Test func aStubAddedAtRunTimeAnswersOverTheFilesAndIsListed() async throws {
       try await withManifestServer { server in
         #expect(try await fetch(server.url("/me")).response.statusCode == 401)
@@ -375,7 +402,7 @@
         #expect(unknown.status == 404)
         #expect(
           error(unknown)
-            == "/__doppel/stub is not an admin endpoint. Did you mean /__doppel/stubs? The endpoints are: /__doppel/stubs, /__doppel/scenario, /__doppel/state, /__doppel/requests, /__doppel/verify, /__doppel/reset (see Schemas/doppel-admin.openapi.yaml)."
+            == "/__doppel/stub is not an admin endpoint. Did you mean /__doppel/stubs? The endpoints are: /__doppel/stubs, /__doppel/scenario, /__doppel/state, /__doppel/requests, /__doppel/requests.har, /__doppel/verify, /__doppel/reset (see Schemas/doppel-admin.openapi.yaml)."
         )
         let (_, response) = try await fetch(server.url("/__doppel/reset"), method: "GET")
         #expect(response.statusCode == 405)

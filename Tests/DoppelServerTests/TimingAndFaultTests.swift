@@ -191,7 +191,9 @@
         await #expect {
           _ = try await StubServer.start(serving: quietBackend(), port: server.port)
         } throws: { error in
-          "\(error)".contains("Cannot listen on 127.0.0.1 port \(server.port)")
+          // "Address already in use (errno 98)" on Linux, errno 48 on a Mac.
+          "\(error)"
+            == "Cannot listen on 127.0.0.1 port \(server.port): \(String(cString: strerror(EADDRINUSE))) (errno \(EADDRINUSE)). Choose another port, or 0 to let the system choose."
         }
       }
     }

@@ -95,6 +95,45 @@ import Testing
     #expect(backend.journal.count == 4)
   }
 
+  /// A body over `journalBodyLimit` is journaled as its length and SHA-256; the stub still matched
+  /// the whole body, and smaller bodies are kept whole.
+  @Test func aBodyOverTheBodyLimitIsJournaledAsItsLengthAndDigest() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.journalBodyLimit = 50
+    #expect(backend.journalBodyLimit == 50)
+    let upload = backend.stub(
+      .post("https://api.example.com/upload") && .body(String(repeating: "x", count: 100)),
+      .text(String(repeating: "answer-", count: 10)))
+    backend.stub(.post("https://api.example.com/small"), .text("ok"))
+    func post(_ path: String, _ body: String) async throws -> String {
+      var request = URLRequest(url: URL(string: "https://api.example.com\(path)")!)
+      request.httpMethod = "POST"
+      request.httpBody = Data(body.utf8)
+      return String(decoding: try await backend.respond(to: request).0, as: UTF8.self)
+    }
+    #expect(try await post("/upload", String(repeating: "x", count: 100)) == String(repeating: "answer-", count: 10))
+    #expect(try await post("/small", "tiny") == "ok")
+    #expect(upload.callCount == 1)
+
+    let (large, small) = (backend.journal[0], backend.journal[1])
+    #expect(large.request.body == nil)
+    #expect(
+      large.omittedRequestBody?.description
+        == "100 bytes, SHA-256 09ecb6ebc8bcefc733f6f2ec44f791abeed6a99edf0cc31519637898aebd52d8")
+    #expect(large.omittedResponseBody?.length == 70)
+    #expect(try large.response?.bodyData().isEmpty == true)
+    #expect(large.response?.status == 200)
+    #expect(small.request.bodyText == "tiny")
+    #expect(small.omittedRequestBody == nil)
+    #expect(try small.response.map { String(decoding: try $0.bodyData(), as: UTF8.self) } == "ok")
+
+    // Without a limit, bodies are kept whole again.
+    backend.journalBodyLimit = nil
+    _ = try await post("/upload", String(repeating: "x", count: 100))
+    #expect(backend.journal[2].request.body?.count == 100)
+    #expect(backend.journal[2].omittedRequestBody == nil)
+  }
+
   @Test func withoutALimitEveryRequestIsKept() async throws {
     let backend = Backend(issueReporter: .ignore)
     backend.stub(.get("/a"), .ok)

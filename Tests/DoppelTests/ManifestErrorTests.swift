@@ -36,7 +36,7 @@ import Testing
       ),
       (
         #"{"stubs": [{"request": "GET /a /b", "response": {}}]}"#,
-        #"1:24: stubs[0].request: "GET /a /b" is not a request. Write "METHOD URL" ("GET https://api.example.com/breeds.json"), a URL or path alone, or an object such as {"method": "GET", "url": "/breeds.json"}."#
+        #"1:24: stubs[0].request: Invalid URL "/a /b" in a stub: it contains a space at offset 2; percent-encode it (a space is %20). Write an absolute URL such as "https://api.example.com/breeds.json" or a path such as "/breeds.json"."#
       ),
       (
         #"{"stubs": [{"request": {"method": "G+T"}, "response": {}}]}"#,
@@ -173,6 +173,15 @@ import Testing
     ])
   func reportsTheFilePositionKeyPathAndFix(json: String, expected: String) {
     #expect(manifestError(json) == "\(Self.file):\(expected)")
+  }
+
+  /// The same mistake gets the same message in a manifest and in code.
+  @Test func aSpaceInARequestsURLIsNamedAsInCode() throws {
+    let inCode = try #require(Matcher.get("/breeds list.json").problem?.message)
+    #expect(
+      manifestError(#"{"stubs": [{"request": "GET /breeds list.json", "response": {}}]}"#)
+        == "\(Self.file):1:24: stubs[0].request: \(inCode)")
+    #expect(inCode.contains("it contains a space at offset 7; percent-encode it (a space is %20)."))
   }
 
   @Test func aBadRegularExpressionIsReportedWhereItIsWritten() {

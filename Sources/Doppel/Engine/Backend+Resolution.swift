@@ -168,7 +168,14 @@ extension Backend {
 
   /// Appends an entry to the journal; returns a reference to update it later.
   private func journal(_ entry: JournalEntry) -> JournalSlot {
-    state.withLock { $0.journal.append(entry) }
+    let entry = bounded(entry)
+    return state.withLock { $0.journal.append(entry) }
+  }
+
+  /// `entry` with its bodies over ``journalBodyLimit`` digested; an entry without a body of its
+  /// own (most) is returned as it is without reading the limit.
+  private func bounded(_ entry: JournalEntry) -> JournalEntry {
+    entry.bodyBytes == 0 ? entry : entry.keepingBodies(upTo: journalBodyLimit)
   }
 
   /// Turns a response into a playback, stores its cookies, and journals it: appending a new entry
@@ -230,9 +237,13 @@ extension Backend {
 
   /// Journals a request answered with an answer its stub built before for the same URL.
   private func recordReused(_ answer: Delivery.Answer, for request: Request, stub: StubHandle) {
-    // The entry is made under the lock, straight into its place in the journal.
+    // The entry is made under the lock, straight into its place in the journal (unless its body
+    // is to be digested, which happens outside it).
+    let digested =
+      request.body?.isEmpty == false
+      ? bounded(JournalEntry(request: request, stub: stub, outcome: .reused(answer))) : nil
     let observer = state.withLock { state in
-      _ = state.journal.append(JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
+      _ = state.journal.append(digested ?? JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
       return state.exchangeObserver
     }
     if let observer {
@@ -244,7 +255,8 @@ extension Backend {
   /// Completes the journal entry in `slot`, or appends `entry` when there is no slot. Returns the
   /// exchange observer, read under the same lock, for the caller to call outside it.
   private func record(_ entry: JournalEntry, in slot: JournalSlot?) -> (@Sendable (Exchange) -> Void)? {
-    state.withLock { state in
+    let entry = bounded(entry)
+    return state.withLock { state in
       if let slot {
         state.journal.update(slot, with: entry)
       } else {

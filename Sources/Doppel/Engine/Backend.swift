@@ -19,6 +19,9 @@ public final class Backend: Sendable {
   /// The current states of the backend's state machines (see ``StubHandle/requiresState(_:)``).
   let machine = Locked(StateMachines())
   let clockBox: ClockBox
+  /// See ``journalBodyLimit``; apart from ``state`` so that a body's digest is made outside its
+  /// lock.
+  private let bodyLimit = Locked<Int?>(nil)
   /// The wall-clock time the backend was made, and the time since on its clock: what templates'
   /// `now` is.
   private let started: (date: Date, elapsed: ElapsedTime)
@@ -293,6 +296,18 @@ public final class Backend: Sendable {
   public var journalByteLimit: Int? {
     get { state.withLock { $0.journal.byteLimit } }
     set { state.withLock { $0.journal.byteLimit = newValue.map { max($0, 0) } } }
+  }
+
+  /// The largest request or response body the journal keeps whole, or `nil` (the default) to keep
+  /// every body. A larger body is kept as its length and SHA-256 digest
+  /// (``JournalEntry/omittedRequestBody``, ``JournalEntry/omittedResponseBody``): the entry's
+  /// ``JournalEntry/request`` then has no body, and body matchers in ``requests(matching:)`` and
+  /// verifications do not see it. Stubs still match and templates still render the whole body;
+  /// only what the journal holds afterwards changes. `doppel serve` keeps bodies up to 1 MiB
+  /// (`--journal-body-limit`).
+  public var journalBodyLimit: Int? {
+    get { bodyLimit.withLock { $0 } }
+    set { bodyLimit.withLock { $0 = newValue.map { max($0, 0) } } }
   }
 
   /// How many requests the journal dropped to stay within ``journalLimit`` (and

@@ -10,6 +10,17 @@ package enum JSONLocation {
   /// A key names an object member or, in a list of `{"name": …, "value": …}` pairs (HAR headers,
   /// cookies, query strings), the pair of that name. A path starting with `entries` is looked up
   /// under `log` when the document has no top-level `entries`.
+  /// The line of each entry of a HAR document (`log.entries`, or `entries` at the top), in
+  /// order; empty when the document does not parse.
+  package static func entryLines(in data: Data) -> [Int] {
+    let bytes = [UInt8](data)
+    guard let root = try? PositionedJSONParser.parse(bytes),
+      let entries = member("entries", of: member("log", of: root) ?? root), case .array(let items) = entries.value
+    else { return [] }
+    let positions = TextPositions(bytes)
+    return items.map { positions.position($0.offset).line }
+  }
+
   package static func position(of field: String, in data: Data) -> (line: Int, column: Int)? {
     let bytes = [UInt8](data)
     guard let root = try? PositionedJSONParser.parse(bytes) else { return nil }

@@ -45,6 +45,25 @@ extension Backend {
         column: column)
     }
   }
+
+  /// Replays `cassette`, read from the file at `path`, with each stub declared where its first
+  /// entry is written in that file (`rec.har:14`), not at the caller: for a tool that serves files
+  /// the user gave it.
+  ///
+  /// - Parameters:
+  ///   - entryLines: the line of each entry in the file (see ``JSONLocation/entryLines(in:)``);
+  ///     an entry beyond it counts as line 1.
+  @discardableResult
+  package func replay(
+    _ cassette: Cassette, matching: Cassette.Matching, replayingTimings: Bool, name: String, path: String,
+    entryLines: [Int]
+  ) throws -> [StubHandle] {
+    try cassette.replayedStubs(matching: matching, replayingTimings: replayingTimings, name: name).map { replayed in
+      let line = entryLines.indices.contains(replayed.firstIndex) ? entryLines[replayed.firstIndex] : 1
+      return stub(
+        replayed.matcher, replayed.responder, name: replayed.name, fileID: name, filePath: path, line: line, column: 1)
+    }
+  }
 }
 
 extension Cassette {
@@ -54,6 +73,8 @@ extension Cassette {
     let responder: Responder
     /// `name entries[3, 4]`.
     let name: String
+    /// The number of the group's first entry.
+    let firstIndex: Int
   }
 
   /// The stubs that replay this cassette, one per group of entries alike under `matching`, in the
@@ -103,7 +124,8 @@ extension Cassette {
       }
       return ReplayedStub(
         matcher: matcher && ReplayKey.ruleLine(matching), responder: responder,
-        name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]")
+        name: "\(name) entries[\(group.indexes.map(String.init).joined(separator: ", "))]",
+        firstIndex: group.indexes[0])
     }
   }
 }

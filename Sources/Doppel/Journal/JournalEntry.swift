@@ -63,6 +63,58 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// Whether a stub answered.
   public var isMatched: Bool { stub != nil }
 
+  /// A body the journal kept only as its length and digest, because it was larger than the
+  /// backend's ``Backend/journalBodyLimit``.
+  public struct OmittedBody: Sendable, Hashable, CustomStringConvertible {
+    /// The body's length in bytes.
+    public let length: Int
+    /// The body's SHA-256 digest, in lower-case hexadecimal: compare it with `shasum -a 256`.
+    public let sha256: String
+
+    /// The length and digest of `body`.
+    init(_ body: Data) {
+      length = body.count
+      sha256 = SHA256.hash(body).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A length and digest read from elsewhere (a stub server's journal).
+    init(length: Int, sha256: String) {
+      self.length = length
+      self.sha256 = sha256
+    }
+
+    /// `15728640 bytes, SHA-256 3b0c…`.
+    public var description: String { "\(length) bytes, SHA-256 \(sha256)" }
+  }
+
+  /// The request's body when the journal kept only its length and digest (``request`` then has no
+  /// body); `nil` when the body is kept whole, or there was none.
+  public internal(set) var omittedRequestBody: OmittedBody?
+
+  /// The response's body when the journal kept only its length and digest (``response`` then has
+  /// an empty body); `nil` when the body is kept whole, or was not the entry's own.
+  public internal(set) var omittedResponseBody: OmittedBody?
+
+  /// This entry with each body larger than `limit` bytes replaced by its length and digest.
+  func keepingBodies(upTo limit: Int?) -> JournalEntry {
+    guard let limit else { return self }
+    var entry = self
+    if let body = request.body, body.count > limit {
+      entry.omittedRequestBody = OmittedBody(body)
+      var kept = Request(method: request.method, url: request.url, headers: request.headers, body: nil)
+      kept.pathParameters = request.pathParameters
+      entry.request = kept
+    }
+    if case .answered(var response, let headers) = outcome, case .data(let data) = response.body.source,
+      data.count > limit
+    {
+      entry.omittedResponseBody = OmittedBody(data)
+      response.body.source = .data(Data())
+      entry.outcome = .answered(response, headers: headers)
+    }
+    return entry
+  }
+
   /// The bytes of bodies this entry holds on its own: the request's, and the response's when it
   /// was built for this request (an answer reused from the stub, or a file, holds none of its own).
   var bodyBytes: Int {

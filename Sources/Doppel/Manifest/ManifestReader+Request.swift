@@ -57,13 +57,12 @@ extension ManifestReader {
     switch words.count {
     case _ where !hasMethod:
       matcher = .url(text)
-    case 2:
-      matcher = .method(HTTPMethod(String(words[0]))) && .url(String(words[1]))
     default:
-      throw error(
-        node, path,
-        "\"\(text)\" is not a request. Write \"METHOD URL\" (\"GET https://api.example.com/breeds.json\"), a URL or path alone, or an object such as {\"method\": \"GET\", \"url\": \"/breeds.json\"}."
-      )
+      // Everything after the method is the URL, spaces and all, so that a space in it gets the
+      // same message as the same URL in code: where the space is, and the fix.
+      let afterSpaces = text.drop(while: { $0 == " " })
+      let url = afterSpaces.drop(while: { $0 != " " }).drop(while: { $0 == " " })
+      matcher = .method(HTTPMethod(String(words[0]))) && .url(String(url))
     }
     if let problem = matcher.problem { throw error(node, path, problem.message) }
     return matcher

@@ -183,6 +183,22 @@ public struct DoppelRemote: Sendable {
     return (entries, answer["next"]?.intValue ?? 0)
   }
 
+  /// Every request the server's journal keeps as a HAR 1.2 cassette, secrets redacted by the
+  /// server as recording redacts them: a request no stub matched is there as the answer the
+  /// client got (the unmatched status, the near-miss report as its body). Save it to open in a
+  /// browser's developer tools, or replay it.
+  ///
+  /// ```swift
+  /// let traffic = try await remote.journalHAR()
+  /// try traffic.save(to: URL(fileURLWithPath: "/tmp/ui-test.har"))
+  /// ```
+  ///
+  /// - Throws: ``DoppelError`` when the server cannot be reached or its answer is not HAR.
+  public func journalHAR() async throws -> Cassette {
+    let (_, data) = try await exchange("GET", "requests.har")
+    return try Cassette(data: data, file: "\(adminPrefix)requests.har")
+  }
+
   /// The requests the server saw that `matcher` matches, oldest first, with their bodies. The
   /// matcher runs here, so any matcher works, closures included.
   public func requests(matching matcher: Matcher = .any) async throws -> [Request] {
@@ -235,6 +251,17 @@ public struct DoppelRemote: Sendable {
   private func send(
     _ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil
   ) async throws -> JSONValue {
+    let (answer, _) = try await exchange(method, endpoint, query: query, body: body)
+    guard let answer else {
+      throw DoppelError("The stub server's answer to \(method) \(adminPrefix)\(endpoint) is not JSON.")
+    }
+    return answer
+  }
+
+  /// Sends an admin request; returns the answer as JSON (when it is) and as bytes.
+  private func exchange(
+    _ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: JSONValue? = nil
+  ) async throws -> (json: JSONValue?, data: Data) {
     var base = baseURL.absoluteString
     while base.hasSuffix("/") { base.removeLast() }
     var components = URLComponents(string: base + adminPrefix + endpoint)
@@ -271,10 +298,7 @@ public struct DoppelRemote: Sendable {
         "The stub server at \(baseURL.absoluteString) answered \(method) \(adminPrefix)\(endpoint) with \(status) and no admin API error: is it Doppel's stub server, with its admin API under \(adminPrefix)?"
       )
     }
-    guard let answer else {
-      throw DoppelError("The stub server's answer to \(method) \(adminPrefix)\(endpoint) is not JSON.")
-    }
-    return answer
+    return (answer, data)
   }
 }
 

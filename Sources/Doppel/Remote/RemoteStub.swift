@@ -45,6 +45,9 @@ public struct RemoteJournalEntry: Sendable, CustomStringConvertible {
   public let status: Int?
   /// For a request no stub matched: the near-miss report.
   public let nearMissReport: String?
+  /// The request's body when the server journaled only its length and digest (``request`` then
+  /// has no body): it was larger than the server's `--journal-body-kib`.
+  public let omittedBody: JournalEntry.OmittedBody?
 
   init(_ json: JSONValue) throws {
     guard let index = json["index"]?.intValue, let urlText = json["url"]?.stringValue, let url = URL(string: urlText)
@@ -67,6 +70,11 @@ public struct RemoteJournalEntry: Sendable, CustomStringConvertible {
     stubLocation = json["stub"]?["location"]?.stringValue
     status = json["status"]?.intValue
     nearMissReport = json["nearMiss"]?.stringValue
+    if let length = json["body"]?["length"]?.intValue, let digest = json["body"]?["sha256"]?.stringValue {
+      omittedBody = JournalEntry.OmittedBody(length: length, sha256: digest)
+    } else {
+      omittedBody = nil
+    }
   }
 
   /// `GET https://api.example.com/me → 401 (doppel.json:3)`.

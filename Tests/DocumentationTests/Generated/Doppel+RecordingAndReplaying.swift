@@ -86,16 +86,24 @@ func snippet_Doppel_RecordingAndReplaying_L268() async throws {
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:309
-func snippet_Doppel_RecordingAndReplaying_L309() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:302
+func snippet_Doppel_RecordingAndReplaying_L302() async throws {
+  let traffic = try backend.journal.har()
+  try traffic.save(to: URL(fileURLWithPath: "/tmp/traffic.har"))
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = traffic
+}
+
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:322
+func snippet_Doppel_RecordingAndReplaying_L322() async throws {
   let export = try Cassette.load(from: URL(fileURLWithPath: "/Users/me/Downloads/api.example.com.har"))
   try export.save(to: testsFolder.appending(path: "__Cassettes__/BreedTests/breeds.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = export
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:335
-func snippet_Doppel_RecordingAndReplaying_L335() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:348
+func snippet_Doppel_RecordingAndReplaying_L348() async throws {
   let backend = Backend()
   let cassette = try backend.insertCassette(at: cassetteURL, record: .once)
   defer { try? cassette.eject() }  // saves what was recorded
@@ -104,7 +112,7 @@ func snippet_Doppel_RecordingAndReplaying_L335() async throws {
   _ = cassette
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:343
-func snippet_Doppel_RecordingAndReplaying_L343() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:356
+func snippet_Doppel_RecordingAndReplaying_L356() async throws {
   try backend.replay(Cassette.load(from: cassetteURL))
 }

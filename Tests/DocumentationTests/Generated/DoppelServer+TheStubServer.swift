@@ -91,3 +91,22 @@ func snippet_DoppelServer_TheStubServer_L323() async throws {
   _ = searches
 }
 #endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:348
+#if Server
+func snippet_DoppelServer_TheStubServer_L348() async throws {
+  let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
+  let (entries, next) = try await remote.journal()
+  for entry in entries {
+    // GET https://api.example.com/me → 401 (doppel.json:3)
+    print(entry)
+    if let report = entry.nearMissReport { print(report) }
+  }
+  let newer = try await remote.journal(since: next).entries
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = remote
+  _ = entries
+  _ = next
+  _ = newer
+}
+#endif
