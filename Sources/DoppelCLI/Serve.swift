@@ -70,7 +70,12 @@
     @Option(help: "Seconds a connection may wait for its next request before it is closed.")
     var idleTimeout = 60.0
 
-    @Option(help: "The most connections open at once; more wait until one closes.")
+    @Option(
+      name: .customLong("websocket-idle-timeout"),
+      help: "Seconds a WebSocket may go without a frame before a ping; closed when the ping gets no answer.")
+    var webSocketIdleTimeout = 60.0
+
+    @Option(help: "The most connections open at once, WebSockets included; more wait until one closes.")
     var maxConnections = 1_024
 
     @Flag(inversion: .prefixedNo, help: "Reload when an input changes.")
@@ -127,6 +132,7 @@
       for origin in corsOrigins where origin != "*" { _ = try Self.parseOrigin(origin, option: "--cors") }
       for (option, seconds) in [
         ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout),
+        ("--websocket-idle-timeout", webSocketIdleTimeout),
       ] {
         _ = try Self.timeout(seconds, option: option)
       }
@@ -172,6 +178,8 @@
       configuration.headerTimeout = try Self.timeout(headerTimeout, option: "--header-timeout")
       configuration.bodyTimeout = try Self.timeout(bodyTimeout, option: "--body-timeout")
       configuration.idleTimeout = try Self.timeout(idleTimeout, option: "--idle-timeout")
+      configuration.webSocketIdleTimeout = try Self.timeout(
+        webSocketIdleTimeout, option: "--websocket-idle-timeout")
       configuration.maximumConnections = maxConnections
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }

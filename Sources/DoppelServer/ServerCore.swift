@@ -33,7 +33,8 @@
       set { backendBox.withLock { $0 = newValue } }
     }
 
-    /// Sets up a new connection's pipeline, on its event loop: the read timeouts in front of the
+    /// Sets up a new connection's pipeline, on its event loop: back-pressure (no reading while the
+    /// client does not read; see ``BackPressureHandler``) and the read timeouts in front of the
     /// bytes, NIO's HTTP/1.1 decoder, encoder, WebSocket upgrader and pipelining handler, then the
     /// stub handler. The upgrader asks the stub handler whether a WebSocket stub answers the
     /// connection's first request; when one does, the stub handler gives way to a
@@ -54,6 +55,8 @@
           upgradePipelineHandler: { channel, _ in boundHandler.value.startWebSocket(channel: channel) })
         upgrade = (upgraders: [upgrader], completionHandler: { _ in })
       }
+      try channel.pipeline.syncOperations.addHandler(
+        BackPressureHandler(stallTimeout: TimeAmount(saturating: configuration.idleTimeout)))
       try channel.pipeline.syncOperations.addHandler(timeouts)
       try channel.pipeline.syncOperations.configureHTTPServerPipeline(
         withPipeliningAssistance: true, withServerUpgrade: upgrade,

@@ -55,11 +55,11 @@
       headers.add(name: "Content-Length", value: String(bytes.count))
       writeHead(answer.status, headers, context: context)
       if head.method != .HEAD {
-        var buffer = context.channel.allocator.buffer(capacity: bytes.count)
-        buffer.writeBytes(bytes)
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        // A journal may be megabytes: written in pieces, as the client takes them.
+        writeBodyThenEnd(bytes, context: context)
+      } else {
+        end(context)
       }
-      end(context)
     }
   }
 #endif

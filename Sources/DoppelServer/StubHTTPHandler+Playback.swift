@@ -25,21 +25,42 @@
         if let body = prepared.body {
           context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         } else if !whole.body.isEmpty {
-          let body = context.channel.allocator.buffer(bytes: whole.body)
-          context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+          // A large body goes out in pieces, as the client takes them.
+          writeBodyThenEnd(whole.body, context: context)
+          return
         }
         end(context)
         return
       }
       beats = playback.isPassthrough ? playback.reframedBeats(forHead: request.method == .head) : playback.beats
       nextBeat = 0
+      remainingSteps = []
       waitedForNextBeat = false
       advance(context)
     }
 
-    /// Performs beats until one needs a wait (scheduled) or the response is over.
-    private func advance(_ context: ChannelHandlerContext) {
-      while nextBeat < beats.count {
+    /// Writes `body` (in pieces, as the channel can take them; see ``writeUnsentBody(_:)``), then
+    /// ends the response.
+    func writeBodyThenEnd(_ body: Data, context: ChannelHandlerContext) {
+      beats = []
+      nextBeat = 0
+      remainingSteps = [.body(body), .end]
+      advance(context)
+    }
+
+    /// Performs beats until one needs a wait (scheduled), the channel cannot take more bytes (the
+    /// rest waits for `channelWritabilityChanged`), or the response is over.
+    func advance(_ context: ChannelHandlerContext) {
+      while true {
+        if unsentBody != nil {
+          guard writeUnsentBody(context) else { return }
+        }
+        if let step = remainingSteps.popFirst() {
+          guard perform(step, context: context) else { return }
+          continue
+        }
+        context.flush()
+        guard nextBeat < beats.count else { return }
         let beat = beats[nextBeat]
         if beat.wait > .zero && !waitedForNextBeat {
           waitedForNextBeat = true
@@ -48,11 +69,31 @@
         }
         waitedForNextBeat = false
         nextBeat += 1
-        for step in beat.steps {
-          guard perform(step, context: context) else { return }
-        }
-        context.flush()
+        remainingSteps = beat.steps[...]
       }
+    }
+
+    /// Writes the body bytes not yet written, ``bodyChunkSize`` at a time, while the channel is
+    /// writable: `true` when all are written, `false` when the rest waits for the client to read
+    /// (``StubHTTPHandler/channelWritabilityChanged(context:)`` resumes). So a client that does not
+    /// read holds at most the channel's high water mark and one piece, not the whole body.
+    private func writeUnsentBody(_ context: ChannelHandlerContext) -> Bool {
+      guard let body = unsentBody else { return true }
+      while unsentOffset < body.count {
+        guard context.channel.isWritable else {
+          awaitingWritability = true
+          context.flush()
+          return false
+        }
+        let start = body.startIndex + unsentOffset
+        let end = body.startIndex + min(body.count, unsentOffset + Self.bodyChunkSize)
+        let buffer = context.channel.allocator.buffer(bytes: body[start..<end])
+        unsentOffset = end - body.startIndex
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+      }
+      unsentBody = nil
+      unsentOffset = 0
+      return true
     }
 
     /// Continues after a wait, unless the connection or the answer moved on.
@@ -110,8 +151,9 @@
         return true
       case .body(let data):
         guard !data.isEmpty else { return true }
-        let buffer = context.channel.allocator.buffer(bytes: data)
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        // Written by `advance`, in pieces.
+        unsentBody = data
+        unsentOffset = 0
         return true
       case .end:
         end(context)

@@ -13,6 +13,9 @@
     let script: WebSocketScript
     let url: URL
     let backend: Backend
+    /// ``StubServer/Configuration/webSocketIdleTimeout`` and ``StubServer/Configuration/webSocketPongTimeout``.
+    let idleTimeout: TimeAmount
+    let pongTimeout: TimeAmount
   }
 
   extension StubHTTPHandler {
@@ -76,7 +79,10 @@
           ServedRequest(
             request: request, target: target, stub: playback.stub, status: 101, outcome: "upgraded to WebSocket"))
       }
-      upgrade = WebSocketUpgrade(script: script, url: request.url, backend: backend)
+      upgrade = WebSocketUpgrade(
+        script: script, url: request.url, backend: backend,
+        idleTimeout: TimeAmount(saturating: core.configuration.webSocketIdleTimeout),
+        pongTimeout: TimeAmount(saturating: core.configuration.webSocketPongTimeout))
       var headers = NIOHTTP1.HTTPHeaders()
       for field in fields { headers.add(name: field.name, value: field.value) }
       return headers

@@ -53,6 +53,16 @@
     var nextBeat = 0
     var waitedForNextBeat = false
     var headSent = false
+    /// The steps of the current beat not performed yet.
+    var remainingSteps: ArraySlice<FrontDoorPlayback.Step> = []
+    /// Body bytes being written, from ``unsentOffset`` on (see `writeUnsentBody`).
+    var unsentBody: Data?
+    var unsentOffset = 0
+    /// The body waits for the channel to become writable again.
+    var awaitingWritability = false
+    /// A request that arrived complete while the channel was not writable: it is answered when the
+    /// client has read enough of what was sent before.
+    var deferredRequest: (head: HTTPRequestHead, body: ByteBuffer?)?
     /// Which answer a scheduled resumption belongs to; a stale one is ignored.
     var generation = 0
     var pending: PendingWork?
@@ -71,6 +81,11 @@
     /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
     /// that the client sees the error response rather than a reset.
     static let lingerTime = TimeAmount.seconds(2)
+
+    /// The largest piece of a body written at once: 64 KiB. A larger body is written a piece at a
+    /// time while the channel is writable, so that what waits to be sent to a client that does not
+    /// read stays near the channel's write buffer high water mark.
+    static let bodyChunkSize = 64 * 1024
 
     init(core: ServerCore, listener: Listener = .main, timeouts: ReadTimeoutHandler) {
       self.core = core
@@ -114,18 +129,41 @@
         guard case .receiving(let head, let body) = state else { return }
         state = .answering
         timeouts.answer()
-        switch listener {
-        case .admin:
-          guard core.admin.owns(head.uri) else { return answerNotAdmin(head, context: context) }
-          answerAdmin(head, body: body, context: context)
-        case .main:
-          if core.admin.settings.port == nil && core.admin.owns(head.uri) {
-            return answerAdmin(head, body: body, context: context)
-          }
-          corsOrigin = allowedCORSOrigin(head)
-          if corsOrigin != nil && isPreflight(head) { return answerPreflight(head, context: context) }
-          answer(head, body: body, context: context)
+        guard context.channel.isWritable else {
+          // The client is not reading what was sent before (a pipelining client that never reads):
+          // no new answer is made until it does.
+          deferredRequest = (head, body)
+          return
         }
+        dispatch(head, body: body, context: context)
+      }
+    }
+
+    /// Answers a complete request: the admin API, a CORS preflight, or the stubs.
+    private func dispatch(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
+      switch listener {
+      case .admin:
+        guard core.admin.owns(head.uri) else { return answerNotAdmin(head, context: context) }
+        answerAdmin(head, body: body, context: context)
+      case .main:
+        if core.admin.settings.port == nil && core.admin.owns(head.uri) {
+          return answerAdmin(head, body: body, context: context)
+        }
+        corsOrigin = allowedCORSOrigin(head)
+        if corsOrigin != nil && isPreflight(head) { return answerPreflight(head, context: context) }
+        answer(head, body: body, context: context)
+      }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+      defer { context.fireChannelWritabilityChanged() }
+      guard isActive, context.channel.isWritable, case .answering = state else { return }
+      if let deferred = deferredRequest {
+        deferredRequest = nil
+        dispatch(deferred.head, body: deferred.body, context: context)
+      } else if awaitingWritability {
+        awaitingWritability = false
+        advance(context)
       }
     }
 
@@ -169,6 +207,8 @@
       state = .closing
       pending?.cancel()
       pending = nil
+      unsentBody = nil
+      deferredRequest = nil
       context.fireChannelInactive()
     }
 
@@ -274,6 +314,10 @@
     /// closes it after the client stops sending (see ``reject(_:_:context:)``).
     func end(_ context: ChannelHandlerContext, lingering: Bool = false) {
       beats = []
+      remainingSteps = []
+      unsentBody = nil
+      unsentOffset = 0
+      awaitingWritability = false
       headSent = false
       if keepAlive && !lingering {
         state = .idle

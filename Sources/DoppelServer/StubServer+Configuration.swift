@@ -60,12 +60,31 @@
       /// server. Must be positive.
       public var idleTimeout: Duration = .seconds(60)
 
-      /// The most client connections open at once: 1,024 by default.
+      /// How long a WebSocket conversation may go without a frame either way before the server
+      /// pings the client: 60 seconds by default (`doppel serve --websocket-idle-timeout`).
+      ///
+      /// A client that does not answer the ping (with a pong, or any frame) within
+      /// ``webSocketPongTimeout`` gets a close frame with code 1001 (going away), and the
+      /// connection closes: a conversation nobody is in does not hold a connection slot (see
+      /// ``maximumConnections``, which counts upgraded connections too). A client that answers
+      /// keeps its conversation open as long as it likes. The HTTP timeouts above stop at the
+      /// upgrade. Must be positive.
+      public var webSocketIdleTimeout: Duration = .seconds(60)
+
+      /// How long the server waits for the answer to its ping before it closes an idle WebSocket
+      /// conversation (see ``webSocketIdleTimeout``): 10 seconds by default. Must be positive.
+      public var webSocketPongTimeout: Duration = .seconds(10)
+
+      /// The most client connections open at once, WebSocket conversations included: 1,024 by
+      /// default.
       ///
       /// At the limit the server stops accepting, as nginx and Apache do: further connections wait
       /// in the system's listen queue (256 deep) and are served in turn as open ones close, and
       /// beyond the queue the system refuses them. The timeouts above make room by closing
-      /// connections that hold a place without using it. Must be at least 1.
+      /// connections that hold a place without using it: idle ones, stalled uploads, clients that
+      /// read nothing of an answer for ``idleTimeout`` (the server stops reading from a client that
+      /// does not read, so its answers do not pile up in memory), and WebSocket conversations that
+      /// do not answer a ping. Must be at least 1.
       public var maximumConnections = 1_024
 
       /// How long ``StubServer/shutdown()`` lets responses in progress finish before it closes
@@ -98,6 +117,7 @@
       func validate() throws {
         for (name, value) in [
           ("headerTimeout", headerTimeout), ("bodyTimeout", bodyTimeout), ("idleTimeout", idleTimeout),
+          ("webSocketIdleTimeout", webSocketIdleTimeout), ("webSocketPongTimeout", webSocketPongTimeout),
         ] where value <= .zero {
           throw DoppelError(
             "StubServer.Configuration.\(name) is \(value), which is not a timeout. Use a positive duration, such as .seconds(30)."

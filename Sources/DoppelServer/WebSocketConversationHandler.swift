@@ -10,6 +10,11 @@
   ///
   /// Actions run one after the other, each after its delay on the backend's clock (the event loop's
   /// timer for the continuous clock, a task sleeping on any other).
+  ///
+  /// A conversation with no frame either way for ``StubServer/Configuration/webSocketIdleTimeout``
+  /// gets a ping; when nothing comes back within ``StubServer/Configuration/webSocketPongTimeout``
+  /// the server sends a close frame with code 1001 and closes the connection, so that an abandoned conversation gives its connection
+  /// slot back. That timer runs on the event loop's clock, whatever the backend's.
   final class WebSocketConversationHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -29,34 +34,96 @@
     /// The server sent its close frame (or dropped the connection): nothing more is sent.
     private var closing = false
     private var context: ChannelHandlerContext?
+    private let idleTimeout: TimeAmount
+    private let pongTimeout: TimeAmount
+    /// When the last frame was read or written.
+    private var lastFrame = NIODeadline.now()
+    /// When the server pinged an idle conversation, until any frame comes back.
+    private var pingedAt: NIODeadline?
+    private var idleTimer: Scheduled<Void>?
 
     init(_ upgrade: WebSocketUpgrade) {
       script = upgrade.script
       url = upgrade.url
       backend = upgrade.backend
+      idleTimeout = upgrade.idleTimeout
+      pongTimeout = upgrade.pongTimeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
       self.context = context
       connection = backend.nextWebSocketConnection()
+      sawFrame()
       perform(script.onConnect)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
       pending?.cancel()
       pending = nil
+      idleTimer?.cancel()
+      idleTimer = nil
       self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
       pending?.cancel()
       pending = nil
+      idleTimer?.cancel()
+      idleTimer = nil
       closing = true
       context.fireChannelInactive()
     }
 
+    // MARK: Idle conversations
+
+    /// A frame went either way: the conversation is not idle, and a ping was answered.
+    private func sawFrame() {
+      guard let context else { return }
+      lastFrame = context.eventLoop.now
+      pingedAt = nil
+      if idleTimer == nil { scheduleIdleCheck(at: lastFrame + idleTimeout) }
+    }
+
+    private func scheduleIdleCheck(at deadline: NIODeadline) {
+      guard let context else { return }
+      let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+      idleTimer = context.eventLoop.scheduleTask(deadline: deadline) {
+        handler.value.idleTimer = nil
+        handler.value.checkIdle()
+      }
+    }
+
+    /// Pings a conversation idle for the idle timeout; closes one whose ping went unanswered for
+    /// the pong timeout; otherwise checks again when the next of those is due.
+    private func checkIdle() {
+      guard let context, context.channel.isActive, !closing else { return }
+      let now = context.eventLoop.now
+      if let pingedAt {
+        guard now < pingedAt + pongTimeout else {
+          sendClose(
+            code: 1001,
+            reason: "No frame for \(idleTimeout.secondsDescription) and no answer to a ping.",
+            waitingForAnswer: false)
+          return
+        }
+        scheduleIdleCheck(at: pingedAt + pongTimeout)
+        return
+      }
+      guard now >= lastFrame + idleTimeout else {
+        scheduleIdleCheck(at: lastFrame + idleTimeout)
+        return
+      }
+      pingedAt = now
+      let payload = context.channel.allocator.buffer(string: "doppel")
+      context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: payload)), promise: nil)
+      scheduleIdleCheck(at: now + pongTimeout)
+    }
+
+    // MARK: Frames
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
       let frame = unwrapInboundIn(data)
+      sawFrame()
       switch frame.opcode {
       case .text:
         guard let text = String(bytes: frame.unmaskedData.readableBytesView, encoding: .utf8) else {
@@ -144,6 +211,7 @@
         let buffer = context.channel.allocator.buffer(bytes: message.data)
         let frame = WebSocketFrame(fin: true, opcode: message.isBinary ? .binary : .text, data: buffer)
         context.write(wrapOutboundOut(frame), promise: nil)
+        lastFrame = context.eventLoop.now
         backend.record(WebSocketEvent(connection: connection, url: url, isFromClient: false, message: message))
       case .close(let code, let reason):
         sendClose(code: code, reason: reason)
@@ -157,8 +225,9 @@
     }
 
     /// Sends a close frame, then closes the connection when the client answers it or after
-    /// ``closeTimeout``.
-    private func sendClose(code: UInt16, reason: String) {
+    /// ``closeTimeout``; at once when `waitingForAnswer` is `false` (a client that answered no
+    /// ping will not answer the close either).
+    private func sendClose(code: UInt16, reason: String, waitingForAnswer: Bool = true) {
       guard let context, !closing else { return }
       closing = true
       queue = []
@@ -166,9 +235,13 @@
       pending = nil
       backend.record(
         WebSocketEvent(connection: connection, url: url, isFromClient: false, closeCode: code, reason: reason))
-      context.writeAndFlush(
-        wrapOutboundOut(closeFrame(code: code, reason: reason, allocator: context.channel.allocator)), promise: nil)
+      let written = context.writeAndFlush(
+        wrapOutboundOut(closeFrame(code: code, reason: reason, allocator: context.channel.allocator)))
       let boundContext = context.loopBound
+      guard waitingForAnswer else {
+        written.whenComplete { _ in boundContext.value.close(promise: nil) }
+        return
+      }
       pending = .scheduled(
         context.eventLoop.scheduleTask(in: Self.closeTimeout) { boundContext.value.close(promise: nil) })
     }

@@ -135,6 +135,10 @@
         ("--header-timeout", "0", "--header-timeout 0.0 is out of range; use seconds from 0.001 to 86400."),
         ("--body-timeout", "1e308", "--body-timeout 1e+308 is out of range; use seconds from 0.001 to 86400."),
         ("--idle-timeout", "nan", "--idle-timeout nan is out of range; use seconds from 0.001 to 86400."),
+        (
+          "--websocket-idle-timeout", "0",
+          "--websocket-idle-timeout 0.0 is out of range; use seconds from 0.001 to 86400."
+        ),
         ("--max-connections", "0", "--max-connections 0 is out of range; use 1 to 1000000."),
         ("--admin-port", "65536", "--admin-port 65536 is not a TCP port; use 0 to 65535."),
       ] {
@@ -237,7 +241,8 @@
       let serve = try await DoppelProcess.run(["serve", "--help"])
       for option in [
         "--scenario", "--port", "--host", "--allow-remote", "--origin", "--unmatched-status", "--header-timeout",
-        "--body-timeout", "--idle-timeout", "--max-connections", "--no-watch", "--admin-prefix", "--admin-port",
+        "--body-timeout", "--idle-timeout", "--websocket-idle-timeout", "--max-connections", "--no-watch",
+        "--admin-prefix", "--admin-port",
         "--method-and-path",
         "--ignore-query-item", "--ignore-all-query-items", "--compare-header", "--ignore-header", "--compare-body",
         "--ignore-json-field", "--replay-timings",

@@ -142,7 +142,10 @@
       }
     }
 
-    @Test func anUpgradedConnectionHasNoIdleOrHeaderTimeout() async throws {
+    /// The HTTP timeouts stop at the upgrade; the conversation has its own idle timeout
+    /// (``StubServer/Configuration/webSocketIdleTimeout``, tested on virtual time in
+    /// `WebSocketIdleTests`), far longer here.
+    @Test func anUpgradedConnectionHasNoHTTPIdleOrHeaderTimeout() async throws {
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)
       var configuration = StubServer.Configuration()
@@ -150,11 +153,12 @@
       // (3 s was once too little in CI, with every server test running at once on two cores).
       configuration.idleTimeout = .seconds(5)
       configuration.headerTimeout = .seconds(5)
+      configuration.webSocketIdleTimeout = .seconds(60)
       try await withStubServer(backend, configuration: configuration) { server in
         let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
         defer { connection.raw.close() }
         #expect(try await connection.readFrame() == .text("welcome"))
-        // Silent for longer than the timeouts: the conversation stays open.
+        // Silent for longer than the HTTP timeouts: the conversation stays open, unpinged.
         connection.raw.setReadTimeout(.seconds(6))
         let (bytes, end) = try await connection.raw.readUntilEnd()
         #expect(bytes.isEmpty)
