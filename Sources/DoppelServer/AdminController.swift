@@ -6,6 +6,8 @@
   /// time, the scenario chosen, and the answers to admin requests as JSON.
   final class AdminController: Sendable {
     let settings: StubServer.AdminAPI
+    /// The server's scheme, `http` or `https`: the scheme of its own origin.
+    let scheme: String
 
     private struct State {
       /// The stubs added through the admin API, oldest first, with the handles serving them.
@@ -15,8 +17,9 @@
 
     private let state: Locked<State>
 
-    init(settings: StubServer.AdminAPI) {
+    init(settings: StubServer.AdminAPI, scheme: String) {
       self.settings = settings
+      self.scheme = scheme
       state = Locked(State(scenario: settings.files?.scenario))
     }
 
