@@ -91,3 +91,20 @@ func snippet_DoppelServer_TheStubServer_L323() async throws {
   _ = searches
 }
 #endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:455
+#if TLS
+#if Server
+func snippet_DoppelServer_TheStubServer_L455() async throws {
+  let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
+  var configuration = StubServer.Configuration()
+  configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])
+  let server = try await StubServer.start(serving: backend, port: 8443, configuration: configuration)
+  print("Serving at \(server.baseURL)")  // https://127.0.0.1:8443
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = authority
+  _ = configuration
+  _ = server
+}
+#endif
+#endif
