@@ -30,7 +30,7 @@
       #if TLS
         for name in names where !LocalCertificateAuthority.permits(name) {
           throw ValidationError(
-            "--tls-name \(name) is not a name the local certificate authority may sign for: it signs only for localhost and names under .localhost, 127.0.0.0/8, ::1 and 10.0.2.2 (an Android emulator's address for this computer), so that its key, kept on disk, cannot impersonate a real site."
+            "--tls-name \(name) is not a name the local certificate authority may sign for: it signs only for localhost and names under .localhost, 127.0.0.0/8, ::1 and 10.0.2.2 (an Android emulator's address for this computer), so that its key, kept on disk, cannot be used for a real site."
           )
         }
       #else

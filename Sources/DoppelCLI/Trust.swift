@@ -13,8 +13,9 @@
         your own, made once (by this command or the first doppel serve --tls) and
         kept in $DOPPEL_HOME, or else ~/Library/Application Support/Doppel on macOS
         and $XDG_DATA_HOME/doppel or ~/.local/share/doppel elsewhere. Its key file
-        is readable by you only. It may sign only for localhost, 127.0.0.0/8, ::1
-        and 10.0.2.2, so that its key cannot impersonate a real site.
+        is readable by you only. It signs only for localhost, 127.0.0.0/8, ::1
+        and 10.0.2.2, and its certificate permits no name outside localhost, so
+        that its key cannot impersonate a real site's name.
 
         Prints the commands that trust it on macOS, in the booted iOS Simulator
         and in an Android emulator. To start over, delete doppel-ca.pem and
@@ -40,7 +41,8 @@
           "The local certificate authority\(made): \(authority.certificateFile.path)",
           "Its key, readable by you only: \(authority.privateKeyFile.path)",
           "It signs only for localhost and names under .localhost, 127.0.0.0/8, ::1",
-          "and 10.0.2.2, so its key cannot impersonate a real site.",
+          "and 10.0.2.2; its certificate permits no name outside localhost, so its key",
+          "cannot impersonate a real site's name.",
           "",
           "macOS (Safari, Chrome, URLSession; asks for an administrator's password):",
           "  sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain \(certificate)",

@@ -68,8 +68,8 @@
         certificatePEM: try leaf.serializeAsPEM().pemString, privateKeyPEM: key.pemRepresentation, names: all)
     }
 
-    /// Whether the authority may sign for `name`, a DNS name or an IP address (IPv6 with or
-    /// without brackets): `localhost` and the names under `.localhost`, `127.0.0.0/8`, `::1`, and
+    /// Whether the authority signs for `name`, a DNS name or an IP address (IPv6 with or without
+    /// brackets): `localhost` and the names under `.localhost`, `127.0.0.0/8`, `::1`, and
     /// `10.0.2.2`, at which an Android emulator reaches the computer it runs on.
     public static func permits(_ name: String) -> Bool {
       (try? PermittedNames.parse(name)) != nil

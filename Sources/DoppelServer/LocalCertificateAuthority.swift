@@ -14,12 +14,14 @@
   /// ``defaultFolder(environment:)``). The key file is created readable by you only (mode 0600);
   /// the certificate file is what you hand to a keychain, a simulator or an emulator.
   ///
-  /// The authority may sign only for this computer: its certificate carries name constraints that
-  /// permit `localhost` and the names under `.localhost`, `127.0.0.0/8`, `::1` and `10.0.2.2` (the
-  /// address at which an Android emulator reaches the computer it runs on). A client that has
-  /// trusted it refuses anything else it signed, so its key, which is on disk, cannot be used to
-  /// impersonate a real site. To start over, delete the folder's two files and trust the new
-  /// authority again.
+  /// The authority signs only for this computer: `localhost` and the names under `.localhost`,
+  /// `127.0.0.0/8`, `::1` and `10.0.2.2` (the address at which an Android emulator reaches the
+  /// computer it runs on). Its certificate carries a name constraint that permits DNS names under
+  /// `localhost` only, so a client that has trusted it refuses a certificate for any real site's
+  /// name that someone who copied its key (which is on disk) might sign. IP addresses are limited
+  /// by Doppel alone, not by the certificate: BoringSSL-based clients (SwiftNIO SSL,
+  /// AsyncHTTPClient) refuse every certificate naming an IP address under an issuer that constrains
+  /// IP addresses. To start over, delete the folder's two files and trust the new authority.
   ///
   /// ```swift
   /// let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())

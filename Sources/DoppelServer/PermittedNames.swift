@@ -10,23 +10,29 @@
     import Darwin
   #endif
 
-  /// The names the local certificate authority may sign for, and the name constraints that say so
-  /// in its certificate (see ``LocalCertificateAuthority``).
+  /// The names the local certificate authority signs for, and the name constraint that says so in
+  /// its certificate (see ``LocalCertificateAuthority``).
   enum PermittedNames {
     /// `localhost` and, by the rules of name constraints, every name under `.localhost`.
     static let domain = "localhost"
     /// `127.0.0.0/8`, `::1/128` and `10.0.2.2/32` (the Android emulator's alias for its host), each
-    /// as an address followed by its mask.
+    /// as an address followed by its mask: the addresses the authority signs for.
     static let ranges: [[UInt8]] = [
       [127, 0, 0, 0, 255, 0, 0, 0],
       Array(repeating: 0, count: 15) + [1] + Array(repeating: 0xFF, count: 16),
       [10, 0, 2, 2, 255, 255, 255, 255],
     ]
 
-    /// The name constraints extension of the authority's certificate.
+    /// The name constraints extension of the authority's certificate: DNS names under
+    /// `localhost` only.
+    ///
+    /// IP addresses are not constrained in the certificate, only by ``parse(_:)``: BoringSSL's
+    /// verifier (SwiftNIO SSL, AsyncHTTPClient, gRPC Swift) refuses every certificate with an IP
+    /// address in its subject alternative names once an issuer constrains IP addresses
+    /// (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`; measured with swift-nio-ssl 2.37.6), and the
+    /// server's certificate must name `127.0.0.1` and `::1`.
     static var constraints: NameConstraints {
-      NameConstraints(
-        permittedDNSDomains: [domain], permittedIPRanges: ranges.map { ASN1OctetString(contentBytes: $0[...]) })
+      NameConstraints(permittedDNSDomains: [domain])
     }
 
     /// What the authority may sign for, in words, for messages.

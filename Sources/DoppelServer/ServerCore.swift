@@ -49,12 +49,14 @@
       set { backendBox.withLock { $0 = newValue } }
     }
 
-    /// Sets up a new connection's pipeline, on its event loop: with HTTPS, NIO's TLS handler
-    /// nearest the socket; then the read timeouts in front of the bytes, NIO's HTTP/1.1 decoder, encoder, WebSocket upgrader and pipelining handler, then the
-    /// stub handler. The upgrader asks the stub handler whether a WebSocket stub answers the
-    /// connection's first request; when one does, the stub handler gives way to a
-    /// ``WebSocketConversationHandler`` (see `StubHTTPHandler+WebSocket.swift`). The admin API's own
-    /// port (``StubServer/AdminAPI/port``) has no upgrader: it serves no stubs.
+    /// Sets up a new connection's pipeline, on its event loop: with HTTPS, a
+    /// ``PlainHTTPRefusalHandler`` and NIO's TLS handler nearest the socket; then the read
+    /// timeouts in front of the bytes, NIO's HTTP/1.1 decoder, encoder, WebSocket upgrader and
+    /// pipelining handler, then the stub handler. The upgrader asks the stub handler whether a
+    /// WebSocket stub answers the connection's first request; when one does, the stub handler
+    /// gives way to a ``WebSocketConversationHandler`` (see `StubHTTPHandler+WebSocket.swift`).
+    /// The admin API's own port (``StubServer/AdminAPI/port``) has no upgrader: it serves no
+    /// stubs.
     func configure(_ channel: any Channel, listener: StubHTTPHandler.Listener = .main) throws {
       var limits = NIOHTTPDecoderLimitConfiguration()
       limits.maxHeaderFieldSize = configuration.maximumHeadSize
@@ -72,6 +74,8 @@
       }
       #if TLS
         if let tlsContext {
+          try channel.pipeline.syncOperations.addHandler(
+            PlainHTTPRefusalHandler { [weak self] in self?.localAuthority ?? "localhost" })
           try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
         }
       #endif

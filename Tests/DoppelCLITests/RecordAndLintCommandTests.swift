@@ -188,8 +188,9 @@
       #expect(result.error.contains("4 problems in 2 of 2 files"))
     }
 
-    @Test func serveHelpFitsEightyColumns() async throws {
-      let result = try await DoppelProcess.run(["serve", "--help"], environment: ["COLUMNS": "80"])
+    @Test(arguments: ["serve", "trust"]) func helpFitsEightyColumns(_ command: String) async throws {
+      let result = try await DoppelProcess.run([command, "--help"], environment: ["COLUMNS": "80"])
+      #expect(result.status == 0)
       let long = result.output.split(separator: "\n").filter { $0.count > 80 }
       #expect(long.isEmpty, "\(long)")
     }

@@ -74,6 +74,12 @@
       #expect(refused.status == 60, "\(refused.output) \(refused.error)")
       #expect(refused.error.contains("certificate"))
 
+      // Plain HTTP to the HTTPS port gets a readable refusal, not a broken handshake.
+      let plain = try await DoppelProcess.run(
+        common + ["http://127.0.0.1:\(port)/ping"], executable: curl, environment: Self.direct)
+      #expect(plain.status == 0, "\(plain.error)")
+      #expect(plain.output == "This server speaks HTTPS: send the request to https://127.0.0.1:\(port)/ instead.\n")
+
       // The server goes on serving after a refused handshake.
       let again = try await DoppelProcess.run(
         common + ["--cacert", authority, "\(base)/ping"], executable: curl, environment: Self.direct)
@@ -142,7 +148,8 @@
         "The local certificate authority (made now): \(certificate)",
         "Its key, readable by you only: \(home.appendingPathComponent("doppel-ca-key.pem").path)",
         "It signs only for localhost and names under .localhost, 127.0.0.0/8, ::1",
-        "and 10.0.2.2, so its key cannot impersonate a real site.",
+        "and 10.0.2.2; its certificate permits no name outside localhost, so its key",
+        "cannot impersonate a real site's name.",
         "",
         "macOS (Safari, Chrome, URLSession; asks for an administrator's password):",
         "  sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain \(quoted)",

@@ -55,7 +55,9 @@
       #expect(certificate.extensions[oid: .X509ExtensionID.keyUsage]?.critical == true)
       let constraints = try #require(try certificate.extensions.nameConstraints)
       #expect(Array(constraints.permittedDNSDomains) == ["localhost"])
-      #expect(constraints.permittedIPRanges.map { Array($0.bytes) }.count == 3)
+      // No IP ranges: BoringSSL refuses every IP address under an issuer that constrains them.
+      #expect(constraints.permittedIPRanges.isEmpty)
+      #expect(constraints.excludedDNSDomains.isEmpty && constraints.excludedIPRanges.isEmpty)
       #expect(certificate.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
       let years = certificate.notValidAfter.timeIntervalSince(now) / (365 * 24 * 60 * 60)
       #expect(years > 9.99 && years < 10.01)
@@ -102,6 +104,58 @@
       // A P-256 key: ECC of 256 bits.
       #expect(P256.Signing.PublicKey(leaf.publicKey) != nil)
       #expect(issued.privateKeyPEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
+    }
+
+    /// Validates `leaf` against the authority alone, as a client would for `host` or `ip`.
+    private func validate(_ leaf: Certificate, authority: Certificate, host: String?, ip: String?) async -> Bool {
+      var verifier = Verifier(rootCertificates: CertificateStore([authority])) {
+        RFC5280Policy()
+        ServerIdentityPolicy(serverHostname: host, serverIP: ip)
+      }
+      if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore()) {
+        return true
+      }
+      return false
+    }
+
+    @Test func aServerCertificateValidatesForEachOfItsNames() async throws {
+      let folder = temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let authority = try LocalCertificateAuthority(folder: folder)
+      let ca = try Certificate(pemEncoded: authority.certificatePEM)
+      let leaf = try Certificate(
+        pemEncoded: authority.makeServerCertificate(for: ["10.0.2.2", "api.localhost"]).certificatePEM)
+      #expect(await validate(leaf, authority: ca, host: "localhost", ip: nil))
+      #expect(await validate(leaf, authority: ca, host: "api.localhost", ip: nil))
+      #expect(await validate(leaf, authority: ca, host: nil, ip: "127.0.0.1"))
+      #expect(await validate(leaf, authority: ca, host: nil, ip: "::1"))
+      #expect(await validate(leaf, authority: ca, host: nil, ip: "10.0.2.2"))
+      #expect(!(await validate(leaf, authority: ca, host: "example.com", ip: nil)))
+    }
+
+    /// What someone who copied the key file could sign: a certificate for a real site's name,
+    /// which a client trusting the authority refuses, because of its name constraint.
+    @Test(arguments: ["bank.example.com", "localhost.example.com", "localhostx"])
+    func aCopiedKeyCannotSignForARealSitesName(_ name: String) async throws {
+      let folder = temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let authority = try LocalCertificateAuthority(folder: folder)
+      let ca = try Certificate(pemEncoded: authority.certificatePEM)
+      let copiedKey = try P256.Signing.PrivateKey(
+        pemRepresentation: String(contentsOf: authority.privateKeyFile, encoding: .utf8))
+      let key = P256.Signing.PrivateKey()
+      let forged = try Certificate(
+        version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
+        notValidBefore: Date().addingTimeInterval(-60), notValidAfter: Date().addingTimeInterval(24 * 60 * 60),
+        issuer: ca.subject, subject: try DistinguishedName { CommonName("forged") },
+        signatureAlgorithm: .ecdsaWithSHA256,
+        extensions: try Certificate.Extensions {
+          Critical(BasicConstraints.notCertificateAuthority)
+          try ExtendedKeyUsage([.serverAuth])
+          SubjectAlternativeNames([.dnsName(name)])
+        }, issuerPrivateKey: Certificate.PrivateKey(copiedKey))
+      #expect(ca.publicKey.isValidSignature(forged.signature, for: forged))
+      #expect(!(await validate(forged, authority: ca, host: name, ip: nil)))
     }
 
     @Test func eachStartGetsANewServerCertificate() throws {
