@@ -98,11 +98,13 @@
     }
 
     /// Where the authority is kept unless a folder is given: `$DOPPEL_HOME` when it is set;
-    /// otherwise, on macOS, `~/Library/Application Support/Doppel`; elsewhere
-    /// `$XDG_DATA_HOME/doppel`, or `~/.local/share/doppel` when that is not set.
+    /// otherwise, on macOS (and Apple's other platforms), `~/Library/Application Support/Doppel`;
+    /// elsewhere `$XDG_DATA_HOME/doppel`, or `~/.local/share/doppel` when that is not set.
     ///
-    /// The choice is one small function selected with `#if os(macOS)`, kept here rather than in
-    /// the core's platform seam: it concerns the server alone, and no API differs.
+    /// The choice is one small function selected with `#if canImport(Darwin)`, kept here rather
+    /// than in the core's platform seam: it concerns the server alone, and no API differs.
+    ///
+    /// - Parameter environment: the environment variables to read (the process's by default).
     public static func defaultFolder(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
@@ -110,7 +112,7 @@
         return URL(fileURLWithPath: home, isDirectory: true)
       }
       let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-      #if os(macOS)
+      #if canImport(Darwin)
         return URL(fileURLWithPath: userHome, isDirectory: true)
           .appendingPathComponent("Library/Application Support/Doppel", isDirectory: true)
       #else

@@ -201,7 +201,7 @@
       #expect(
         LocalCertificateAuthority.defaultFolder(environment: ["DOPPEL_HOME": "/tmp/d", "HOME": "/home/u"]).path
           == "/tmp/d")
-      #if os(macOS)
+      #if canImport(Darwin)
         #expect(
           LocalCertificateAuthority.defaultFolder(environment: ["HOME": "/Users/u"]).path
             == "/Users/u/Library/Application Support/Doppel")

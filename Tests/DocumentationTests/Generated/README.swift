@@ -94,8 +94,8 @@ struct Snippet_README_L237 {
   }
 }
 
-// README.md:333
-func snippet_README_L333() async throws {
+// README.md:334
+func snippet_README_L334() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
