@@ -28,6 +28,22 @@
       #expect(first.privateKeyFile.lastPathComponent == "doppel-ca-key.pem")
     }
 
+    @Test func openersAtTheSameTimeAgreeOnOneAuthority() throws {
+      let folder = temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      // Threads of Dispatch's own, which may block on the folder's lock without holding up the
+      // tasks of other tests.
+      let opened = Locked<[Result<LocalCertificateAuthority, any Error>]>([])
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        let result = Result { try LocalCertificateAuthority(folder: folder) }
+        opened.withLock { $0.append(result) }
+      }
+      let authorities = try opened.withLock { $0 }.map { try $0.get() }
+      #expect(authorities.count == 4)
+      #expect(Set(authorities.map(\.certificatePEM)).count == 1)
+      #expect(authorities.filter(\.wasCreated).count == 1)
+    }
+
     @Test func theKeyIsReadableByItsOwnerOnly() throws {
       let folder = temporaryFolder()
       defer { try? FileManager.default.removeItem(at: folder) }
