@@ -23,12 +23,16 @@
         """
     )
 
+    func validate() throws {
+      #if !TLS
+        throw ValidationError("doppel trust: \(TLSOptions.traitMessage).")
+      #endif
+    }
+
     func run() throws {
       #if TLS
         let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
         for line in Self.instructions(for: authority) { Console.out(line) }
-      #else
-        throw ValidationError("doppel trust: \(TLSOptions.traitMessage).")
       #endif
     }
 
