@@ -10,6 +10,9 @@ let server: TargetDependencyCondition? = .when(traits: ["Server"])
 // The same for OpenAPI documents (DoppelOpenAPI): OpenAPIKit, Yams, swift-openapi-runtime and
 // swift-http-types, only with the `OpenAPI` trait.
 let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
+// HTTPS for the stub server (`doppel serve --tls`): SwiftNIO SSL (BoringSSL), swift-certificates
+// and swift-crypto, only with the `TLS` trait, so that nobody else builds BoringSSL.
+let tls: TargetDependencyCondition? = .when(traits: ["TLS"])
 
 let package = Package(
   name: "Doppel",
@@ -31,6 +34,12 @@ let package = Package(
       description:
         "Stubs served from an OpenAPI document, validation against it and swift-openapi-generator transports (DoppelOpenAPI); adds OpenAPIKit, Yams, swift-openapi-runtime and swift-http-types."
     ),
+    .trait(
+      name: "TLS",
+      description:
+        "HTTPS for the stub server (doppel serve --tls, doppel trust) with a local certificate authority; turns on Server and adds SwiftNIO SSL, swift-certificates and swift-crypto.",
+      enabledTraits: ["Server"]
+    ),
     .default(enabledTraits: []),
   ],
   dependencies: [
@@ -42,6 +51,10 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    // Resolved only when the TLS trait is on.
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
@@ -84,6 +97,9 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio", condition: server),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
         .product(name: "NIOWebSocket", package: "swift-nio", condition: server),
+        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: tls),
+        .product(name: "X509", package: "swift-certificates", condition: tls),
+        .product(name: "Crypto", package: "swift-crypto", condition: tls),
       ]
     ),
     .testTarget(
@@ -92,6 +108,9 @@ let package = Package(
         "DoppelServer", "Doppel", "TestHTTPServer",
         // Handlers tested on virtual time, as swift-nio tests its own.
         .product(name: "NIOEmbedded", package: "swift-nio", condition: server),
+        // The certificates' fields, read back as a client would.
+        .product(name: "X509", package: "swift-certificates", condition: tls),
+        .product(name: "Crypto", package: "swift-crypto", condition: tls),
       ]
     ),
 

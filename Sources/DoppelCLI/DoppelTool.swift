@@ -15,8 +15,10 @@
           doppel serve recorded.har
           doppel record --upstream https://api.example.com --out api.har
           doppel lint doppel.json recorded.har
+          doppel serve --tls doppel.json
+          doppel trust
         """,
-      subcommands: [Serve.self, Record.self, Lint.self]
+      subcommands: [Serve.self, Record.self, Lint.self, Trust.self]
     )
 
     static func main() async {

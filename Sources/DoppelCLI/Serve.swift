@@ -15,7 +15,8 @@
                      [--unmatched-status <unmatched-status>]
                      [--cors <origin> ...] [--allow-host <name> ...]
                      [--admin-token <token>] [--admin-files <dir>]
-                     [--admin-proxy <host> ...] [--[no-]watch] [--quiet]
+                     [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
+                     [--[no-]watch] [--quiet]
         """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
@@ -34,6 +35,10 @@
         JSON bodies, and the token when --admin-token is given. Stubs added through
         it name no file unless --admin-files gives a folder, and proxy only to
         --admin-proxy hosts. Refused requests are printed.
+
+        With --tls the server speaks HTTPS, with a certificate for localhost,
+        127.0.0.1, ::1 and each --tls-name, signed by your local certificate
+        authority (made the first time; doppel trust prints how to trust it).
         """
     )
 
@@ -121,6 +126,9 @@
     @OptionGroup(title: "Matching the .har inputs")
     var cassettes: CassetteMatchingOptions
 
+    @OptionGroup(title: "HTTPS")
+    var https: TLSOptions
+
     func validate() throws {
       guard (0...65_535).contains(port) else {
         throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
@@ -185,9 +193,15 @@
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
       configuration.corsOrigins = corsOrigins
       let generated = trust.apply(to: &configuration.admin)
+      #if TLS
+        let authority = try https.apply(to: &configuration)
+      #endif
       let server = try await StubServer.start(
         serving: backend, host: host, port: port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
+      #if TLS
+        if let authority { Console.out(TLSOptions.authorityLine(authority)) }
+      #endif
       if let generated, effectiveAdminPrefix != nil { Console.out(AdminTrustOptions.tokenLine(generated)) }
       if adminPort != nil, let adminURL = server.adminURL {
         Console.out("The admin API is at \(adminURL.absoluteString)")

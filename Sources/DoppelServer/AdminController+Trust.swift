@@ -47,7 +47,7 @@
       for origin in head.origins where !allows(origin: origin, port: head.localPort) {
         return (
           403,
-          "the admin API refuses requests from web pages, and this one carries Origin: \(origin), which is not this server's own origin (http://\(host)\(head.localPort.map { ":\($0)" } ?? "")). Drive the admin API from a test or a script (DoppelRemote, curl), which send no Origin; to let a browser app read the stubs, start doppel serve with --cors \(origin)."
+          "the admin API refuses requests from web pages, and this one carries Origin: \(origin), which is not this server's own origin (\(scheme)://\(host)\(head.localPort.map { ":\($0)" } ?? "")). Drive the admin API from a test or a script (DoppelRemote, curl), which send no Origin; to let a browser app read the stubs, start doppel serve with --cors \(origin)."
         )
       }
       for site in head.fetchSites {
@@ -94,14 +94,15 @@
       Self.isLoopback(host) || settings.allowedHosts.contains { Self.normalized($0) == host }
     }
 
-    /// Whether `origin` is one of this server's own: `http://<allowed host>:<port>`.
+    /// Whether `origin` is one of this server's own: `http://<allowed host>:<port>`, or
+    /// `https://…` when the server speaks TLS.
     private func allows(origin: String, port: Int?) -> Bool {
-      guard let components = URLComponents(string: origin), components.scheme?.lowercased() == "http",
+      guard let components = URLComponents(string: origin), components.scheme?.lowercased() == scheme,
         components.path.isEmpty, components.query == nil, components.user == nil,
         let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first,
         let host = Self.hostName(String(authority)), allows(host: host)
       else { return false }
-      return (components.port ?? 80) == port
+      return (components.port ?? (scheme == "https" ? 443 : 80)) == port
     }
 
     /// The host of a `Host` header's value (`127.0.0.1:8080`, `[::1]:80`, `LocalHost`),

@@ -6,6 +6,8 @@
   /// time, the scenario chosen, and the answers to admin requests as JSON.
   final class AdminController: Sendable {
     let settings: StubServer.AdminAPI
+    /// The server's scheme, `http` or `https`: the scheme of its own origin.
+    let scheme: String
 
     private struct State {
       /// The stubs added through the admin API, oldest first, with the handles serving them.
@@ -18,8 +20,9 @@
     /// The status the server answers a request no stub matched with, for the journal's HAR.
     let unmatchedStatus: Int
 
-    init(settings: StubServer.AdminAPI, unmatchedStatus: Int = 404) {
+    init(settings: StubServer.AdminAPI, scheme: String, unmatchedStatus: Int = 404) {
       self.settings = settings
+      self.scheme = scheme
       self.unmatchedStatus = unmatchedStatus
       state = Locked(State(scenario: settings.files?.scenario))
     }

@@ -5,6 +5,10 @@
   import NIOHTTP1
   import NIOWebSocket
 
+  #if TLS
+    import NIOSSL
+  #endif
+
   /// What every connection of one server shares: the backend, the configuration, the origins
   /// derived from the stubs, and the open connections.
   final class ServerCore: Sendable {
@@ -15,11 +19,24 @@
     let connections = ConnectionRegistry()
     /// The admin API (see ``StubServer/AdminAPI``).
     let admin: AdminController
+    /// `https` when the server speaks TLS, otherwise `http`.
+    let scheme: String
+    #if TLS
+      /// The TLS context every connection shares, or `nil` for plain HTTP.
+      let tlsContext: NIOSSLContext?
+    #endif
 
-    init(backend: Backend, configuration: StubServer.Configuration) {
+    init(backend: Backend, configuration: StubServer.Configuration) throws {
       self.configuration = configuration
       backendBox = Locked(backend)
-      admin = AdminController(settings: configuration.admin, unmatchedStatus: configuration.unmatchedStatus)
+      #if TLS
+        tlsContext = try configuration.tls?.makeContext()
+        scheme = tlsContext == nil ? "http" : "https"
+      #else
+        scheme = "http"
+      #endif
+      admin = AdminController(
+        settings: configuration.admin, scheme: scheme, unmatchedStatus: configuration.unmatchedStatus)
     }
 
     /// `host:port` the server listens on, for requests that name no host.
@@ -33,11 +50,12 @@
       set { backendBox.withLock { $0 = newValue } }
     }
 
-    /// Sets up a new connection's pipeline, on its event loop: back-pressure (no reading while the
-    /// client does not read; see ``BackPressureHandler``) and the read timeouts in front of the
-    /// bytes, NIO's HTTP/1.1 decoder, encoder, WebSocket upgrader and pipelining handler, then the
-    /// stub handler. The upgrader asks the stub handler whether a WebSocket stub answers the
-    /// connection's first request; when one does, the stub handler gives way to a
+    /// Sets up a new connection's pipeline, on its event loop: with HTTPS, a
+    /// ``PlainHTTPRefusalHandler`` and NIO's TLS handler nearest the socket; then back-pressure (no
+    /// reading while the client does not read; see ``BackPressureHandler``) and the read timeouts
+    /// in front of the bytes, NIO's HTTP/1.1 decoder, encoder, WebSocket upgrader and pipelining
+    /// handler, then the stub handler. The upgrader asks the stub handler whether a WebSocket stub
+    /// answers the connection's first request; when one does, the stub handler gives way to a
     /// ``WebSocketConversationHandler`` (see `StubHTTPHandler+WebSocket.swift`). The admin API's own
     /// port (``StubServer/AdminAPI/port``) has no upgrader: it serves no stubs.
     func configure(_ channel: any Channel, listener: StubHTTPHandler.Listener = .main) throws {
@@ -55,6 +73,13 @@
           upgradePipelineHandler: { channel, _ in boundHandler.value.startWebSocket(channel: channel) })
         upgrade = (upgraders: [upgrader], completionHandler: { _ in })
       }
+      #if TLS
+        if let tlsContext {
+          try channel.pipeline.syncOperations.addHandler(
+            PlainHTTPRefusalHandler { [weak self] in self?.localAuthority ?? "localhost" })
+          try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tlsContext))
+        }
+      #endif
       try channel.pipeline.syncOperations.addHandler(
         BackPressureHandler(stallTimeout: TimeAmount(saturating: configuration.idleTimeout)))
       try channel.pipeline.syncOperations.addHandler(timeouts)
@@ -128,14 +153,14 @@
       case .fixed(let scheme, let authority):
         return scheme + "://" + authority
       case .asSent:
-        return "http://" + (sentHost ?? localAuthority)
+        return scheme + "://" + (sentHost ?? localAuthority)
       case .automatic:
         let origins = origins(of: backend)
         if let sentHost, !origins.byHost.isEmpty, let origin = origins.byHost[Self.hostPart(of: sentHost)] {
           return origin
         }
         if origins.all.count == 1 { return origins.all[0] }
-        return "http://" + (sentHost ?? localAuthority)
+        return scheme + "://" + (sentHost ?? localAuthority)
       }
     }
 

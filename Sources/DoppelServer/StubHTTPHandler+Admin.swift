@@ -32,7 +32,7 @@
         status: 404,
         body: [
           "error": .string(
-            "This port serves the admin API only, under \(prefix). The stubs are served at http://\(stubs)."
+            "This port serves the admin API only, under \(prefix). The stubs are served at \(core.scheme)://\(stubs)."
           )
         ])
       writeAdmin(answer, for: head, context: context)

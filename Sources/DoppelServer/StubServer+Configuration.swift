@@ -110,6 +110,14 @@
       /// drive it, whatever this says.
       public var corsOrigins: [String] = []
 
+      #if TLS
+        /// HTTPS: `nil` (the default) serves plain HTTP; with a value, every connection (the admin
+        /// API's own port too) is TLS with a certificate from a ``LocalCertificateAuthority``, and
+        /// ``StubServer/baseURL`` starts with `https://` (see ``TLS``; `doppel serve --tls`).
+        /// Needs the package's `TLS` trait.
+        public var tls: TLS?
+      #endif
+
       /// The default configuration.
       public init() {}
 

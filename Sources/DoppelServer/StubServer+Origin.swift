@@ -24,7 +24,8 @@
       /// HTTP proxy sends) is always matched as its URL.
       public static let automatic = Origin(kind: .automatic)
 
-      /// Every request as sent: `http://` followed by its `Host` header.
+      /// Every request as sent: the server's scheme (`http://`, or `https://` with
+      /// ``Configuration/tls``) followed by its `Host` header.
       public static let asSent = Origin(kind: .asSent)
 
       /// Every request as if sent to `url`'s scheme, host and port (its path is ignored):

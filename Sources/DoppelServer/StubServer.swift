@@ -23,8 +23,8 @@
   /// Delays and pacing run on the backend's clock; faults happen on the connection itself
   /// (see the article "The stub server").
   public final class StubServer: Sendable {
-    /// The URL the server listens on, such as `http://127.0.0.1:54321`: send requests to paths
-    /// under it.
+    /// The URL the server listens on, such as `http://127.0.0.1:54321` (`https://` with
+    /// ``Configuration/tls``): send requests to paths under it.
     public let baseURL: URL
     /// The port the server listens on (the one the system chose when started with port 0).
     public let port: Int
@@ -75,8 +75,8 @@
     ///   - port: the port; 0 (the default) lets the system choose a free one (see ``port``).
     ///   - configuration: limits and timeouts, the origin requests are matched as, logging.
     /// - Throws: `DoppelError` when the address is not loopback and that was not allowed, cannot
-    ///   be resolved, or cannot be bound (a port in use, say), or when a limit or timeout of the
-    ///   configuration is out of range.
+    ///   be resolved, or cannot be bound (a port in use, say), when a limit or timeout of the
+    ///   configuration is out of range, or when HTTPS (``Configuration/tls``) cannot be set up.
     public static func start(
       serving backend: Backend, host: String = "127.0.0.1", port: Int = 0,
       configuration: Configuration = Configuration()
@@ -97,15 +97,15 @@
         )
       }
       try configuration.validate()
-      let core = ServerCore(backend: backend, configuration: configuration)
+      let core = try ServerCore(backend: backend, configuration: configuration)
       let channel = try await listen(core: core, listener: .main, at: address, host: host, port: port)
       let boundPort = channel.localAddress?.port ?? port
       let ip = channel.localAddress?.ipAddress ?? host
       let authority = (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundPort)"
       core.localAuthority = authority
-      let url = URL(string: "http://\(authority)")!
+      let url = URL(string: "\(core.scheme)://\(authority)")!
       var adminChannel: (any Channel)?
-      var adminURL = configuration.admin.pathPrefix.flatMap { URL(string: "http://\(authority)\($0)") }
+      var adminURL = configuration.admin.pathPrefix.flatMap { URL(string: "\(core.scheme)://\(authority)\($0)") }
       if let adminPort = configuration.admin.port, let prefix = configuration.admin.pathPrefix {
         let adminAddress: SocketAddress
         do {
@@ -116,7 +116,8 @@
           throw error
         }
         let boundAdminPort = adminChannel?.localAddress?.port ?? adminPort
-        adminURL = URL(string: "http://" + (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundAdminPort)\(prefix)")
+        adminURL = URL(
+          string: "\(core.scheme)://" + (ip.contains(":") ? "[\(ip)]" : ip) + ":\(boundAdminPort)\(prefix)")
       }
       return StubServer(
         core: core, channel: channel, adminChannel: adminChannel, baseURL: url, adminURL: adminURL, port: boundPort)

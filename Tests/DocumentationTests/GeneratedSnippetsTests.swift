@@ -105,6 +105,11 @@ import Testing
     let server = try DocSnippets.swiftBlocks(
       in: "<!-- snippet: server -->\n\n```swift\nlet x = 1\n```\n", document: "README.md")
     #expect(server.first?.server == true)
+    let tls = try DocSnippets.swiftBlocks(
+      in: "<!-- snippet: tls -->\n```swift\nlet x = 1\n```\n", document: "README.md")
+    #expect(tls.first?.tls == true && tls.first?.server == true)
+    let source = DocSnippets.source(for: tls, of: "README.md")
+    #expect(source.contains("#if TLS\n#if Server\nfunc snippet_README_L2() async throws {"))
 
     #expect {
       try DocSnippets.swiftBlocks(in: "<!-- snippet: skip -->\n```swift\nx\n```\n", document: "README.md")
@@ -115,7 +120,7 @@ import Testing
       try DocSnippets.swiftBlocks(in: "<!-- snippet: ignore -->\n```swift\nx\n```\n", document: "README.md")
     } throws: { error in
       "\(error)"
-        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) --> and <!-- snippet: server -->"#
+        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server --> and <!-- snippet: tls -->"#
     }
   }
 }

@@ -194,9 +194,10 @@
       #expect(result.error.contains("4 problems in 2 of 2 files"))
     }
 
-    @Test(arguments: ["serve", "record", "lint"])
+    @Test(arguments: ["serve", "record", "lint", "trust"])
     func helpFitsEightyColumnsAndBreaksNoCodePhrase(command: String) async throws {
       let result = try await DoppelProcess.run([command, "--help"], environment: ["COLUMNS": "80"])
+      #expect(result.status == 0)
       let lines = result.output.split(separator: "\n")
       let long = lines.filter { $0.count > 80 }
       #expect(long.isEmpty, "\(long)")

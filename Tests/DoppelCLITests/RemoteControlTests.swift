@@ -180,7 +180,7 @@
         var request = URLRequest(url: base.appendingPathComponent("upload"))
         request.httpMethod = "POST"
         request.httpBody = Data(repeating: UInt8(ascii: "x"), count: size)
-        _ = try await URLSession.shared.data(for: request)
+        _ = try await realSession.data(for: request)
       }
       let (entries, _) = try await DoppelRemote(base).journal()
       #expect(entries.map { $0.request.body?.count } == [1024, nil])

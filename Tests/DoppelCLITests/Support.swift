@@ -66,10 +66,12 @@
     private static let launching = NSLock()
     private let exit = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
-    /// Starts `doppel arguments…`, in `directory` when given, with `environment` added to the
-    /// test's own.
-    init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) throws {
-      let executable = try doppelExecutable().path
+    /// Starts `doppel arguments…` (or another `executable`, such as curl), in `directory` when
+    /// given, with `environment` added to the test's own.
+    init(
+      _ arguments: [String], executable: String? = nil, directory: URL? = nil, environment: [String: String] = [:]
+    ) throws {
+      let executable = try executable ?? doppelExecutable().path
       let variables = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
       let (pid, outputFD, errorFD) = try Self.launching.withLock {
         try spawn(executable, arguments, directory: directory?.path, environment: variables)
@@ -150,10 +152,10 @@
     }
 
     /// Runs `doppel arguments…` to the end: status, standard output and standard error.
-    static func run(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:]) async throws
-      -> (status: Int32, output: String, error: String)
-    {
-      let process = try DoppelProcess(arguments, directory: directory, environment: environment)
+    static func run(
+      _ arguments: [String], executable: String? = nil, directory: URL? = nil, environment: [String: String] = [:]
+    ) async throws -> (status: Int32, output: String, error: String) {
+      let process = try DoppelProcess(arguments, executable: executable, directory: directory, environment: environment)
       let status = await process.waitForExit()
       await process.output.waitForEnd()
       await process.errors.waitForEnd()

@@ -64,9 +64,9 @@ func snippet_DoppelServer_TheStubServer_L189() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:277
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:307
 #if Server
-func snippet_DoppelServer_TheStubServer_L277() async throws {
+func snippet_DoppelServer_TheStubServer_L307() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L277() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:323
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:353
 #if Server
-func snippet_DoppelServer_TheStubServer_L323() async throws {
+func snippet_DoppelServer_TheStubServer_L353() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L323() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:348
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:378
 #if Server
-func snippet_DoppelServer_TheStubServer_L348() async throws {
+func snippet_DoppelServer_TheStubServer_L378() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -109,4 +109,21 @@ func snippet_DoppelServer_TheStubServer_L348() async throws {
   _ = next
   _ = newer
 }
+#endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:512
+#if TLS
+#if Server
+func snippet_DoppelServer_TheStubServer_L512() async throws {
+  let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
+  var configuration = StubServer.Configuration()
+  configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])
+  let server = try await StubServer.start(serving: backend, port: 8443, configuration: configuration)
+  print("Serving at \(server.baseURL)")  // https://127.0.0.1:8443
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = authority
+  _ = configuration
+  _ = server
+}
+#endif
 #endif

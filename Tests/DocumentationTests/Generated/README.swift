@@ -94,8 +94,8 @@ struct Snippet_README_L239 {
   }
 }
 
-// README.md:309
-func snippet_README_L309() async throws {
+// README.md:338
+func snippet_README_L338() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))

@@ -20,7 +20,8 @@ import Foundation
 /// happens to it:
 /// - `<!-- snippet: skip (reason) -->`: not compiled; the reason is required;
 /// - `<!-- snippet: server -->`: compiled only with the Server trait (`#if Server`), as is every
-///   block of the DoppelServer catalog. Every block of the DoppelOpenAPI catalog is compiled only
+///   block of the DoppelServer catalog;
+/// - `<!-- snippet: tls -->`: compiled only with the TLS trait (`#if TLS`), for HTTPS. Every block of the DoppelOpenAPI catalog is compiled only
 ///   with the OpenAPI trait (`#if OpenAPI`).
 enum DocSnippets {
   /// A generated file: its path from the package root, and its contents.
@@ -96,6 +97,7 @@ enum DocSnippets {
     var lines: [String]
     var server: Bool
     var openAPI = false
+    var tls = false
     var skipReason: String?
   }
 
@@ -149,6 +151,9 @@ enum DocSnippets {
     let content = marker.dropFirst("<!-- snippet:".count).dropLast(3).trimmingCharacters(in: .whitespaces)
     if content == "server" {
       block.server = true
+    } else if content == "tls" {
+      block.server = true
+      block.tls = true
     } else if content.hasPrefix("skip") {
       let reason = content.dropFirst(4).trimmingCharacters(in: .whitespaces)
       guard reason.hasPrefix("("), reason.hasSuffix(")"), reason.count > 2 else {
@@ -159,7 +164,7 @@ enum DocSnippets {
     } else {
       throw Problem(
         description:
-          "\(location): unknown snippet marker \"\(content)\"; the markers are <!-- snippet: skip (reason) --> and <!-- snippet: server -->"
+          "\(location): unknown snippet marker \"\(content)\"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server --> and <!-- snippet: tls -->"
       )
     }
   }
@@ -231,6 +236,9 @@ enum DocSnippets {
       }
       if block.openAPI {
         body = ["#if OpenAPI"] + body + ["#endif"]
+      }
+      if block.tls {
+        body = ["#if TLS"] + body + ["#endif"]
       }
       bodies.append((["// \(location)"] + body).joined(separator: "\n"))
     }

@@ -1,0 +1,59 @@
+#if Server
+  import ArgumentParser
+  import Doppel
+  import DoppelServer
+  import Foundation
+
+  /// `--tls` and `--tls-name`: HTTPS with a certificate from the local certificate authority.
+  struct TLSOptions: ParsableArguments {
+    @Flag(
+      help:
+        "Serve HTTPS with a certificate from your local certificate authority (made once; doppel trust says how to trust it)."
+    )
+    var tls = false
+
+    @Option(
+      name: .customLong("tls-name"),
+      help: ArgumentHelp(
+        "Another name or IP address for the certificate, such as 10.0.2.2 for an Android emulator or api.localhost (repeatable).",
+        valueName: "name"))
+    var names: [String] = []
+
+    /// What to build when this doppel has no HTTPS.
+    static let traitMessage =
+      "this doppel was built without HTTPS (the package's TLS trait, which brings SwiftNIO SSL). Build it with the trait: swift build --traits TLS,OpenAPI --product doppel-cli"
+
+    func validate() throws {
+      guard tls || names.isEmpty else {
+        throw ValidationError("--tls-name \(names[0]) names a certificate, and there is none without --tls; add --tls.")
+      }
+      #if TLS
+        for name in names where !LocalCertificateAuthority.permits(name) {
+          throw ValidationError(
+            "--tls-name \(name) is not a name the local certificate authority may sign for: it signs only for localhost and names under .localhost, 127.0.0.0/8, ::1 and 10.0.2.2 (an Android emulator's address for this computer), so that its key, kept on disk, cannot be used for a real site."
+          )
+        }
+      #else
+        if tls { throw ValidationError("--tls: \(Self.traitMessage).") }
+      #endif
+    }
+
+    #if TLS
+      /// Sets HTTPS up in `configuration` when `--tls` is given; returns the authority then.
+      func apply(to configuration: inout StubServer.Configuration) throws -> LocalCertificateAuthority? {
+        guard tls else { return nil }
+        let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
+        configuration.tls = StubServer.TLS(authority: authority, additionalNames: names)
+        return authority
+      }
+
+      /// The line `doppel serve --tls` prints about the authority.
+      static func authorityLine(_ authority: LocalCertificateAuthority) -> String {
+        let made =
+          authority.wasCreated ? "a new local certificate authority, made now" : "the local certificate authority"
+        return
+          "HTTPS with a certificate from \(made): \(authority.certificateFile.path) (doppel trust says how to trust it)"
+      }
+    #endif
+  }
+#endif

@@ -1,0 +1,168 @@
+#if TLS
+  import Doppel
+  import Foundation
+  import SwiftASN1
+  import X509
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Darwin)
+    import Darwin
+  #endif
+
+  /// The names the local certificate authority signs for, and the name constraint that says so in
+  /// its certificate (see ``LocalCertificateAuthority``).
+  enum PermittedNames {
+    /// `localhost` and, by the rules of name constraints, every name under `.localhost`.
+    static let domain = "localhost"
+    /// `127.0.0.0/8`, `::1/128` and `10.0.2.2/32` (the Android emulator's alias for its host), each
+    /// as an address followed by its mask: the addresses the authority signs for.
+    static let ranges: [[UInt8]] = [
+      [127, 0, 0, 0, 255, 0, 0, 0],
+      Array(repeating: 0, count: 15) + [1] + Array(repeating: 0xFF, count: 16),
+      [10, 0, 2, 2, 255, 255, 255, 255],
+    ]
+
+    /// The name constraints extension of the authority's certificate: DNS names under
+    /// `localhost` only.
+    ///
+    /// IP addresses are not constrained in the certificate, only by ``parse(_:)``: BoringSSL's
+    /// verifier (SwiftNIO SSL, AsyncHTTPClient, gRPC Swift) refuses every certificate with an IP
+    /// address in its subject alternative names once an issuer constrains IP addresses
+    /// (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`; measured with swift-nio-ssl 2.37.6), and the
+    /// server's certificate must name `127.0.0.1` and `::1`.
+    static var constraints: NameConstraints {
+      NameConstraints(permittedDNSDomains: [domain])
+    }
+
+    /// What the authority may sign for, in words, for messages.
+    static let summary =
+      "localhost and names under .localhost, 127.0.0.0/8, ::1, and 10.0.2.2 (where an Android emulator reaches this computer)"
+
+    /// `name` as a subject alternative name: an IP address when it is one, otherwise a DNS name.
+    ///
+    /// - Throws: `DoppelError` when it is neither, or when the authority may not sign for it.
+    static func parse(_ name: String) throws -> GeneralName {
+      let trimmed = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
+      if let bytes = ipAddressBytes(trimmed) {
+        guard permits(address: bytes) else { throw refusal(name) }
+        return .ipAddress(ASN1OctetString(contentBytes: bytes[...]))
+      }
+      let lowered = name.lowercased()
+      guard isDNSName(lowered) else {
+        throw DoppelError(
+          "\(name) is neither a DNS name nor an IP address, so a certificate cannot name it. Give a name such as api.localhost or an address such as 127.0.0.1."
+        )
+      }
+      guard lowered == domain || lowered.hasSuffix("." + domain) else { throw refusal(name) }
+      return .dnsName(lowered)
+    }
+
+    private static func refusal(_ name: String) -> DoppelError {
+      DoppelError(
+        "The local certificate authority may not sign for \(name): it may sign only for \(summary), so that its key, which is kept on disk, cannot be used to impersonate a real site. Use one of those names."
+      )
+    }
+
+    private static func permits(address: [UInt8]) -> Bool {
+      ranges.contains { range in
+        let half = range.count / 2
+        guard address.count == half else { return false }
+        return (0..<half).allSatisfy { address[$0] & range[half + $0] == range[$0] & range[half + $0] }
+      }
+    }
+
+    /// The 4 or 16 bytes of an IPv4 or IPv6 address in text form, or `nil`.
+    static func ipAddressBytes(_ text: String) -> [UInt8]? {
+      var v4 = in_addr()
+      if inet_pton(AF_INET, text, &v4) == 1 {
+        return withUnsafeBytes(of: &v4) { Array($0) }
+      }
+      var v6 = in6_addr()
+      if inet_pton(AF_INET6, text, &v6) == 1 {
+        return withUnsafeBytes(of: &v6) { Array($0) }
+      }
+      return nil
+    }
+
+    /// Whether `name` (lowercased) is a DNS name: labels of letters, digits and hyphens, none
+    /// starting or ending with a hyphen, at most 63 bytes each and 253 in all.
+    private static func isDNSName(_ name: String) -> Bool {
+      guard !name.isEmpty, name.utf8.count <= 253 else { return false }
+      return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+        !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+          && label.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+              || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+              || byte == UInt8(ascii: "-")
+          }
+      }
+    }
+  }
+
+  /// An exclusive lock on a folder, held across processes with `flock` on a file in it.
+  enum FolderLock {
+    /// Makes `folder` (readable by its owner only) when it is missing, then runs `body` while
+    /// holding the folder's lock.
+    static func holding<Result>(in folder: URL, _ body: () throws -> Result) throws -> Result {
+      do {
+        try FileManager.default.createDirectory(
+          at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw DoppelError(
+          "Cannot make the folder \(folder.path) for the local certificate authority: \(error). Choose a folder you can write to with DOPPEL_HOME."
+        )
+      }
+      let path = folder.appendingPathComponent(".lock").path
+      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else {
+        throw DoppelError("Cannot open \(path): \(String(cString: strerror(errno))). Check the folder's permissions.")
+      }
+      defer { close(descriptor) }
+      while flock(descriptor, LOCK_EX) != 0 {
+        guard errno == EINTR else {
+          throw DoppelError("Cannot lock \(path): \(String(cString: strerror(errno))).")
+        }
+      }
+      defer { _ = flock(descriptor, LOCK_UN) }
+      return try body()
+    }
+  }
+
+  /// Files written whole, created with their final permissions.
+  enum SecureFile {
+    /// Writes `data` to a new file beside `url` created with `mode` (never wider, whatever was
+    /// there before), then moves it to `url`: a reader sees the whole file or none.
+    static func create(_ data: Data, at url: URL, mode: mode_t) throws {
+      let temporary = url.deletingLastPathComponent()
+        .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)").path
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+      guard descriptor >= 0 else {
+        throw DoppelError(
+          "Cannot create \(temporary): \(String(cString: strerror(errno))). Check the folder's permissions.")
+      }
+      var written = 0
+      let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
+        while written < buffer.count {
+          let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+          if count < 0 {
+            if errno == EINTR { continue }
+            return errno
+          }
+          written += count
+        }
+        return fsync(descriptor) == 0 ? nil : errno
+      }
+      close(descriptor)
+      if let failure {
+        unlink(temporary)
+        throw DoppelError("Cannot write \(temporary): \(String(cString: strerror(failure))).")
+      }
+      guard rename(temporary, url.path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        unlink(temporary)
+        throw DoppelError("Cannot move \(temporary) to \(url.path): \(reason).")
+      }
+    }
+  }
+#endif
