@@ -102,6 +102,19 @@ import Testing
     #expect(await backend.outcome(HTTPMethod("PROPFIND"), "https://a.com/dav/x?depth=1") == "200 ")
   }
 
+  /// A backend's default reporter writes to standard error, and says once that this fails no test.
+  @Test func standardErrorSaysOnceThatItFailsNoTestAndHowToFailOne() {
+    let issue = DoppelIssue("No stub matched GET https://a.com/x")
+    #expect(
+      IssueReporter.standardErrorText(issue, first: true)
+        == """
+        Doppel: No stub matched GET https://a.com/x
+        Doppel: (written to standard error only, so it fails no test. In a test, make the backend with DoppelTesting's .doppel trait or withBackend { … }, or pass Backend(issueReporter:), and such problems fail the test.)
+
+        """)
+    #expect(IssueReporter.standardErrorText(issue, first: false) == "Doppel: No stub matched GET https://a.com/x\n")
+  }
+
   @Test func anEmptyBackendSaysHowToAddAStub() async {
     let backend = quietBackend()
     _ = await backend.outcome(.get, "https://a.com/x")

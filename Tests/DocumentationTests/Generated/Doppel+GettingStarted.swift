@@ -70,8 +70,8 @@ struct Snippet_Doppel_GettingStarted_L133 {
     }
   }
 
-  @Test func showsTheForecast() async throws {
-    let backend = Backend()
+  @Test(.doppel) func showsTheForecast() async throws {
+    let backend = Backend.current  // the trait's backend: an unmatched request fails this test
     backend.stub(.get("https://weather.example.com/forecast"), .text("sunny"))
 
     let configuration = URLSessionConfiguration.default
