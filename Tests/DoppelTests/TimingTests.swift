@@ -193,9 +193,16 @@ final class Flag: Sendable {
     }
   }
 
-  /// Waits (without sleeping) until `backend` has seen `count` requests.
+  /// Waits (without sleeping) until `backend` has seen `count` requests, for at most 30 seconds.
   private func waitForRequests(_ backend: Backend, _ count: Int) async {
-    while backend.requests.count < count { await Task.yield() }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while backend.requests.count < count {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("the backend saw \(backend.requests.count) of \(count) requests within 30 s")
+        return
+      }
+      await Task.yield()
+    }
   }
 
   /// On the real clock a delayed answer is one timer on the task's work queue (Linux): it still
