@@ -77,7 +77,7 @@
               #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nConnection: close\r\n"))
               #expect(end == .closed)
               #expect(elapsed >= .seconds(3))
-              #expect(elapsed < .seconds(15))
+              #expect(elapsed < .seconds(60))  // generous: a loaded machine (ThreadSanitizer) is slow
             }
           }
         }
