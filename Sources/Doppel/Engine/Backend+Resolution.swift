@@ -62,13 +62,10 @@ extension Backend {
       let next = Redirect.next(after: request, answer: answer), followsRedirects
     else { return .now(playback) }
     guard hops < Redirect.limit else {
-      let error = URLError(
+      let error = URLError.described(
         .httpTooManyRedirects,
-        userInfo: [
-          NSLocalizedDescriptionKey:
-            "\(request) redirected more than \(Redirect.limit) times. Check the stubs' Location headers for a loop.",
-          NSURLErrorFailingURLErrorKey: request.url,
-        ])
+        "\(request) redirected more than \(Redirect.limit) times. Check the stubs' Location headers for a loop.",
+        url: request.url)
       return .now(Playback(delivery: .failure(error), timing: playback.timing))
     }
     // The redirect's own latency comes before the next answer's.
@@ -135,13 +132,8 @@ extension Backend {
       // Reported where the fix most likely goes: the closest stub's declaration.
       let closest = NearMissReport.closestStub(to: request, among: stubs, state: machine.withLock { $0 })?.location
       reporter.report(DoppelIssue(report, location: closest, isUnmatchedRequest: true))
-      let error = URLError(
-        _nsError: UnmatchedRequestError(
-          domain: NSURLErrorDomain, code: URLError.Code.resourceUnavailable.rawValue,
-          userInfo: [
-            NSLocalizedDescriptionKey: report, NSURLErrorFailingURLErrorKey: request.url,
-            DoppelIssue.unmatchedReportKey: report,
-          ]))
+      let error = URLError.described(
+        .resourceUnavailable, report, url: request.url, userInfo: [DoppelIssue.unmatchedReportKey: report])
       return .now(finish(.error(error), for: request, stub: nil, entry: nil, context, unmatchedReport: report))
     case .respond(let response):
       return .now(finish(response, for: request, stub: nil, entry: nil, context, unmatchedReport: report))
@@ -372,14 +364,4 @@ private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendabl
   ) {
     completionHandler(nil)
   }
-}
-
-/// The error of a request no stub matched: an `NSURLErrorDomain` error that prints as the
-/// near-miss report, so that a test which rethrows it (and a framework that prints what a test
-/// threw) shows the report, not a dump of the error's fields.
-///
-/// Callers see it as a `URLError(.resourceUnavailable)` whose `localizedDescription` is the report.
-// @unchecked: NSError is immutable once made; this subclass adds no stored state.
-final class UnmatchedRequestError: NSError, @unchecked Sendable {
-  override var description: String { localizedDescription }
 }

@@ -67,9 +67,9 @@ final class Playback: Sendable {
     var failure: (any Error)?
     if let limit = timing.dropAfterBytes, limit < body.count {
       body = body.prefix(limit)
-      failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
+      failure = URLError.described(.networkConnectionLost, "The network connection was lost.", url: answer.url)
     } else if timing.dropAtEnd {
-      failure = URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
+      failure = URLError.described(.networkConnectionLost, "The network connection was lost.", url: answer.url)
     }
     let pieces = Self.pieces(of: body, pacing: timing.pacing)
     let end: Step = failure.map { .fail($0) } ?? .finish
@@ -125,9 +125,7 @@ final class Playback: Sendable {
     var elapsed = Duration.zero
     func timedOut(after limit: Duration) async throws -> Bool {
       guard await clock.sleep(for: limit) else { return false }
-      var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "The request timed out."]
-      if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-      try await deliver([.fail(URLError(.timedOut, userInfo: userInfo))])
+      try await deliver([.fail(URLError.described(.timedOut, "The request timed out.", url: url))])
       return true
     }
     for beat in beats(streaming: streaming) {

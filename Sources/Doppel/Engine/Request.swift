@@ -183,12 +183,9 @@ extension Request {
   /// URLSession and in-memory doors refuse it the same way, so a test fails where the app would.
   var refusedBodyOnGet: URLError? {
     guard method == .get, let body, !body.isEmpty else { return nil }
-    return URLError(
+    return URLError.described(
       .dataLengthExceedsMaximum,
-      userInfo: [
-        NSLocalizedDescriptionKey:
-          "\(self) has a body, and URLSession refuses a GET with a body (URLError.dataLengthExceedsMaximum) without sending it. Send the data in the query, or use POST.",
-        NSURLErrorFailingURLErrorKey: url,
-      ])
+      "\(self) has a body, and URLSession refuses a GET with a body (URLError.dataLengthExceedsMaximum) without sending it. Send the data in the query, or use POST.",
+      url: url)
   }
 }

@@ -233,11 +233,8 @@ enum HARFailure {
         code = chrome
       }
     }
-    var info: [String: Any] = [
-      NSLocalizedDescriptionKey: "The recorded request to \(url) got no response (\(describe(name)))."
-    ]
-    if let url = URL(string: url) { info[NSURLErrorFailingURLErrorKey] = url }
-    return URLError(code, userInfo: info)
+    return URLError.described(
+      code, "The recorded request to \(url) got no response (\(describe(name))).", url: URL(string: url))
   }
 
   private static func describe(_ name: JSONValue?) -> String {

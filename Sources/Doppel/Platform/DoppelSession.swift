@@ -127,7 +127,10 @@ import Foundation
         do {
           try data.write(to: file)
         } catch {
-          then(nil, response, URLError(.cannotCreateFile, userInfo: [NSUnderlyingErrorKey: error]))
+          let message = "Doppel could not write the downloaded body to \(file.path): \(error.localizedDescription)"
+          then(
+            nil, response,
+            URLError.described(.cannotCreateFile, message, url: request.url, userInfo: [NSUnderlyingErrorKey: error]))
           return
         }
         then(file, response, nil)

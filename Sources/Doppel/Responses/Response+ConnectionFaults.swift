@@ -23,9 +23,7 @@ extension Response {
   public static func fault(_ fault: Fault) -> Response {
     let kind = fault.kind
     return .error(
-      URLError(
-        kind.code,
-        userInfo: [ConnectionFault.userInfoKey: kind.rawValue, NSLocalizedDescriptionKey: kind.message]))
+      URLError.described(kind.code, kind.message, url: nil, userInfo: [ConnectionFault.userInfoKey: kind.rawValue]))
   }
 }
 

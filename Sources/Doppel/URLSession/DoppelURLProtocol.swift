@@ -118,12 +118,7 @@ class DoppelURLProtocol: URLProtocol {
     }
     if platform.refusesWebSocketTasks, task is URLSessionWebSocketTask {
       // Reached only with a WebSocket-capable libcurl; the session reported it when the task was made.
-      let failure = URLError(
-        .unsupportedURL,
-        userInfo: [
-          NSLocalizedDescriptionKey: Self.webSocketProblem(for: request.url),
-          NSURLErrorFailingURLErrorKey: request.url as Any,
-        ])
+      let failure = URLError.described(.unsupportedURL, Self.webSocketProblem(for: request.url), url: request.url)
       deliverNow([.fail(failure)], generation: generation)
       return
     }
@@ -467,9 +462,8 @@ class DoppelURLProtocol: URLProtocol {
   /// ``DoppelError`` is kept under `NSUnderlyingErrorKey`. Other errors pass through unchanged.
   static func callerError(_ error: any Error, url: URL?) -> any Error {
     guard let problem = error as? DoppelError else { return error }
-    var userInfo: [String: Any] = [NSLocalizedDescriptionKey: problem.message, NSUnderlyingErrorKey: problem]
-    if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
-    return URLError(.resourceUnavailable, userInfo: userInfo)
+    return URLError.described(
+      .resourceUnavailable, problem.message, url: url, userInfo: [NSUnderlyingErrorKey: problem])
   }
 
   static func nativeDownloadMessage(_ request: URLRequest) -> String {
