@@ -126,13 +126,17 @@ let package = Package(
     .testTarget(name: "DoppelCLITests", dependencies: ["DoppelCLI", "DoppelServer"]),
 
     // Every Swift code block of README.md and the DocC articles, compiled: the sources in
-    // Tests/DocumentationTests/Generated are written by Scripts/extract-doc-snippets, and a test
-    // checks that they are up to date. Blocks about DoppelServer compile with the Server trait.
-    .testTarget(
-      name: "DocumentationTests",
+    // Tests/DocumentationSnippets/Generated are written by Scripts/extract-doc-snippets. Blocks
+    // about DoppelServer compile with the Server trait. A plain target, not a test target: `swift
+    // test` compiles it, but no test binary links it, so the tests the snippets declare never run.
+    .target(
+      name: "DocumentationSnippets",
       dependencies: ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI"],
+      path: "Tests/DocumentationSnippets",
       resources: [.copy("Fixtures")]
     ),
+    // Checks that the generated snippets are up to date and that the reports the docs show are real.
+    .testTarget(name: "DocumentationTests", dependencies: ["CatFancyKit", "DoppelTesting"]),
 
     // Stubs served from an OpenAPI document, and validation of requests and responses against it.
     // Without the OpenAPI trait it compiles to a module that only says how to turn the trait on.

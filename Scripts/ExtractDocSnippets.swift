@@ -1,6 +1,6 @@
 import Foundation
 
-/// `Scripts/extract-doc-snippets`: writes Tests/DocumentationTests/Generated from the Swift blocks
+/// `Scripts/extract-doc-snippets`: writes Tests/DocumentationSnippets/Generated from the Swift blocks
 /// of README.md and the DocC articles (see DocSnippets.swift), or with `--check` only says whether
 /// the committed files are up to date.
 @main

@@ -88,7 +88,6 @@ import Testing
         """
         // README.md:7
         #if Server
-        @Suite(.disabled("a documentation snippet: compiled, not run"))
         struct Snippet_README_L7 {
           @Test func a() async throws {}
         }

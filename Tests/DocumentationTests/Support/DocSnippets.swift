@@ -1,8 +1,9 @@
 import Foundation
 
 /// Turns the Swift code blocks of the documentation (README.md and the DocC articles) into Swift
-/// sources for the DocumentationTests target, so that a snippet that drifts from the API fails the
-/// build.
+/// sources for the DocumentationSnippets target, so that a snippet that drifts from the API fails the
+/// build. That target is compiled by `swift test` but linked into no test, so the tests a snippet
+/// declares are compiled and never run (nor listed as skipped).
 ///
 /// Used in two places: `Scripts/extract-doc-snippets` writes the files, and a test checks that the
 /// committed files are what this produces from the documentation as it is now.
@@ -11,8 +12,7 @@ import Foundation
 /// - a function `snippet_<Document>_L<line>() async throws` holding the block
 ///   (statements, and local types and functions); every value the block declares at its top level is
 ///   marked as used, since a reader uses it after the snippet ends;
-/// - for a block of `@Test`/`@Suite` declarations, a disabled suite `Snippet_<Document>_L<line>`
-///   holding them: compiled, not run;
+/// - for a block of `@Test`/`@Suite` declarations, a type `Snippet_<Document>_L<line>` holding them;
 /// - for a block that declares a protocol or an extension, the block itself at file scope.
 ///
 /// `import` lines move to the top of the file. A `…` standing for code the reader fills in (a line
@@ -43,7 +43,7 @@ enum DocSnippets {
   }
 
   /// Where the generated files go, from the package root.
-  static let outputDirectory = "Tests/DocumentationTests/Generated"
+  static let outputDirectory = "Tests/DocumentationSnippets/Generated"
 
   /// The documents whose Swift blocks are compiled, from the package root: README.md, then every
   /// DocC article, in path order.
@@ -224,7 +224,6 @@ enum DocSnippets {
         }
         body.append("}")
       case .suite:
-        body.append("@Suite(.disabled(\"a documentation snippet: compiled, not run\"))")
         body.append("struct Snippet_\(name) {")
         body += code.map { $0.isEmpty ? "" : "  \($0)" }
         body.append("}")

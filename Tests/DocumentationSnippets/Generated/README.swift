@@ -34,7 +34,6 @@ func snippet_README_L62() async throws {
 }
 
 // README.md:126
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_README_L126 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
@@ -84,7 +83,6 @@ func snippet_README_L231() async throws {
 }
 
 // README.md:242
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_README_L242 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {

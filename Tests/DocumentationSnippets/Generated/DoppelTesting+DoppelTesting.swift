@@ -14,7 +14,6 @@ import XCTest
 #endif
 
 // Sources/DoppelTesting/DoppelTesting.docc/DoppelTesting.md:11
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelTesting_DoppelTesting_L11 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })
   struct BreedListTests {

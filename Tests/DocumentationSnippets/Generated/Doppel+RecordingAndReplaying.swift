@@ -14,7 +14,6 @@ import XCTest
 #endif
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:12
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_Doppel_RecordingAndReplaying_L12 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
@@ -27,7 +26,6 @@ struct Snippet_Doppel_RecordingAndReplaying_L12 {
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:51: skipped (a Package.swift excerpt)
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:110
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_Doppel_RecordingAndReplaying_L110 {
   @Test(.doppel(cassette: "feed", matching: .methodAndPath))
   func showsTheFeed() async throws {}
@@ -57,14 +55,12 @@ func snippet_Doppel_RecordingAndReplaying_L162() async throws {
 }
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:177
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_Doppel_RecordingAndReplaying_L177 {
   @Test(.doppel(cassette: "breeds") { $0.stub(.get("/breeds/abyssinian"), .status(500)) })
   func showsAServerError() async throws {}
 }
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:234
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_Doppel_RecordingAndReplaying_L234 {
   // More names:
   @Test(.doppel(cassette: "login", redaction: .default.adding(headers: ["X-Tenant"], jsonFields: ["user.pin"])))

@@ -28,7 +28,6 @@ func snippet_DoppelOpenAPI_ServingAndValidating_L7() async throws {
 
 // Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:27
 #if OpenAPI
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelOpenAPI_ServingAndValidating_L27 {
   @Suite(.doppel(openAPI: "api.yaml"))
   struct BreedTests {

@@ -45,7 +45,6 @@ func snippet_Doppel_GettingStarted_L73() async throws {
 }
 
 // Sources/Doppel/Doppel.docc/GettingStarted.md:111
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_Doppel_GettingStarted_L111 {
   @Test func loadsBreedsThroughTheSharedSession() async throws {
     try await Backend.withProcessWideBackend { backend in
@@ -57,7 +56,6 @@ struct Snippet_Doppel_GettingStarted_L111 {
 }
 
 // Sources/Doppel/Doppel.docc/GettingStarted.md:133
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_Doppel_GettingStarted_L133 {
   /// Stands in for the SDK: it makes its own session from the configuration it is given.
   final class WeatherClient {

@@ -18,7 +18,6 @@ func snippet_DoppelTesting_TestingWithDoppel_L14() async throws {
 }
 
 // Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:24
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelTesting_TestingWithDoppel_L24 {
   @Test(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })
   func showsBreeds() async throws {
@@ -30,7 +29,6 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L24 {
 }
 
 // Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:47
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelTesting_TestingWithDoppel_L47 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
@@ -50,7 +48,6 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L47 {
 }
 
 // Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:74
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelTesting_TestingWithDoppel_L74 {
   @Test(.doppel, arguments: [0, 1, 5])
   func showsTheRightCount(count: Int) async throws {
@@ -59,7 +56,6 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L74 {
 }
 
 // Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:101
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelTesting_TestingWithDoppel_L101 {
   @Test(.doppel(requireAllStubsUsed: true) {
     $0.stub(.get("/breeds.json"), .json(breeds))
@@ -89,7 +85,6 @@ func snippet_DoppelTesting_TestingWithDoppel_L143() async throws {
 }
 
 // Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:165
-@Suite(.disabled("a documentation snippet: compiled, not run"))
 struct Snippet_DoppelTesting_TestingWithDoppel_L165 {
   @Test func showsEmptyState() async {
     await withBackend { backend in
