@@ -164,12 +164,14 @@ let package = Package(
     ),
 
     // Throughput against floors measured in the same run: `swift run -c release Benchmarks`.
-    // Benchmarks/server holds the wrk/nginx script for the stub server, not Swift sources.
+    // Benchmarks/server holds the wrk/nginx script for the stub server, not Swift sources;
+    // Benchmarks/TraitCost is a package of its own (what a test through the `.doppel` trait costs,
+    // measured under Swift Testing's runner).
     // With the OpenAPI trait it also measures validation against an OpenAPI document.
     .executableTarget(
       name: "Benchmarks",
       dependencies: ["Doppel", .target(name: "DoppelOpenAPI", condition: openAPI)],
-      path: "Benchmarks", exclude: ["server"]
+      path: "Benchmarks", exclude: ["server", "TraitCost"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -7,17 +7,18 @@ import Testing
 /// `Backend.current.session` and the trait's verification; against the same 2,000 cases each
 /// making a fresh ephemeral session over a minimal `URLProtocol`.
 ///
-/// Opt-in, because it measures (it asserts nothing about time): set `DOPPEL_TEST_COST=1` and run
-/// each side alone, then compare the durations Swift Testing prints:
+/// A benchmark, not a test (it asserts nothing about time), in a package of its own so that the main
+/// `swift test` never runs it. Run each side alone in release mode and compare the durations Swift
+/// Testing prints:
 ///
-///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/throughTheTrait
-///     DOPPEL_TEST_COST=1 swift test -c release --filter TestCostTests/minimalURLProtocol
+///     swift test -c release --package-path Benchmarks/TraitCost --filter 'TestCostTests/throughTheTrait'
+///     swift test -c release --package-path Benchmarks/TraitCost --filter 'TestCostTests/minimalURLProtocol\b'
 ///
 /// Three more cases split the difference: the floor's work inside a scoping trait that does nothing
 /// (what Swift Testing's trait machinery costs), inside `.doppel` with its 20 stubs (what the
 /// trait costs without Doppel answering), and the floor without a URL cache (as Doppel's sessions
 /// have none).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["DOPPEL_TEST_COST"] != nil))
+@Suite
 struct TestCostTests {
   static let urls = (0..<20).map { "https://api.example.com/items/\($0)" }
   static let body = Data((0..<1024).map { UInt8(truncatingIfNeeded: $0) })
