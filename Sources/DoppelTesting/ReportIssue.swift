@@ -19,7 +19,12 @@ import Doppel
 func reportIssue(_ message: String, at location: Doppel.CodeLocation?, testCase: AnyObject? = nil) {
   #if canImport(Testing)
     if let test = Test.current {
-      Issue.record(Comment(rawValue: message), sourceLocation: location?.testing ?? test.sourceLocation)
+      let sourceLocation = location?.testing ?? test.sourceLocation
+      if let capture = IssueCapture.current {
+        capture.append(message, at: sourceLocation)
+      } else {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+      }
       return
     }
   #endif
@@ -35,6 +40,51 @@ func reportIssue(_ message: String, at location: Doppel.CodeLocation?, testCase:
 }
 
 #if canImport(Testing)
+  /// The failures DoppelTesting reports inside ``capture(_:)``, kept instead of recorded: how
+  /// DoppelTesting's own tests check a failure's exact text and location without recording an
+  /// issue (a known issue would be printed by every passing run). Internal: for those tests only.
+  final class IssueCapture: Sendable {
+    /// A failure as `Issue.record` would have received it.
+    struct Captured: Sendable, Equatable {
+      var message: String
+      var sourceLocation: Testing.SourceLocation
+    }
+
+    @TaskLocal static var current: IssueCapture?
+
+    private let captured = Locked<[Captured]>([])
+
+    func append(_ message: String, at sourceLocation: Testing.SourceLocation) {
+      captured.withLock { $0.append(Captured(message: message, sourceLocation: sourceLocation)) }
+    }
+
+    /// Runs `body`, and returns what it returned (or threw) with the failures reported meanwhile.
+    static func capture<T>(
+      _ body: () async throws -> T
+    ) async -> (result: Result<T, any Error>, issues: [Captured]) {
+      let capture = IssueCapture()
+      let result: Result<T, any Error>
+      do {
+        result = .success(try await $current.withValue(capture) { try await body() })
+      } catch {
+        result = .failure(error)
+      }
+      return (result, capture.captured.withLock { $0 })
+    }
+
+    /// The synchronous form of ``capture(_:)``.
+    static func captureSynchronously<T>(_ body: () throws -> T) -> (result: Result<T, any Error>, issues: [Captured]) {
+      let capture = IssueCapture()
+      let result: Result<T, any Error>
+      do {
+        result = .success(try $current.withValue(capture) { try body() })
+      } catch {
+        result = .failure(error)
+      }
+      return (result, capture.captured.withLock { $0 })
+    }
+  }
+
   extension Doppel.CodeLocation {
     /// The same location for Swift Testing.
     var testing: Testing.SourceLocation {

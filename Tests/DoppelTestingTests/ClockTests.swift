@@ -1,5 +1,6 @@
-import DoppelTesting
 import Testing
+
+@testable import DoppelTesting
 
 /// `.doppel(clock:)`, `withBackend(clock:)` and `makeBackend(clock:)`: time in tests, with the
 /// end-of-test verification kept.
@@ -40,7 +41,7 @@ import Testing
 
   @Test func withBackendTakesAClockAndStillVerifies() async throws {
     let clock = ManualClock()
-    try await withKnownIssue {
+    let (result, issues) = await IssueCapture.capture {
       try await withBackend(clock: clock) { backend in
         #expect(backend.clock as? ManualClock === clock)
         backend.stub(.get("/slow"), Response.text("late").delayed(by: .seconds(5)))
@@ -51,9 +52,9 @@ import Testing
         let body = try await load.value
         #expect(body == "late")
       }
-    } matching: { issue in
-      issue.comments.first?.rawValue.hasPrefix("The stub GET /never was expected to answer 1 time") == true
     }
+    #expect((try? result.get()) != nil)
+    #expect(issues.map { $0.message.hasPrefix("The stub GET /never was expected to answer 1 time") } == [true])
   }
 
   @Test func theSynchronousWithBackendTakesAClock() {
