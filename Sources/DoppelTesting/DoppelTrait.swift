@@ -6,7 +6,7 @@
   /// ``Doppel/Backend/current``, and fails the test for what went wrong with it.
   ///
   /// Create it with ``Testing/Trait/doppel`` or
-  /// ``Testing/Trait/doppel(requireAllStubsUsed:unmatched:clock:_:)``:
+  /// ``Testing/Trait/doppel(requireAllStubsUsed:unmatched:clock:attach:_:)``:
   ///
   /// ```swift
   /// @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(Breed.all)) })   // suite-wide defaults
@@ -39,6 +39,8 @@
     var makeClock: @Sendable () -> (any Clock<Duration>)? = { nil }
     /// The cassette `.doppel(cassette:)` inserts around the test, if any (see DoppelTrait+Cassette.swift).
     var cassette: CassetteOptions? = nil
+    /// When the test gets its backend's traffic attached; `nil` keeps an enclosing trait's choice.
+    var attach: AttachmentPolicy? = nil
 
     /// The backend the outermost `.doppel` trait made for the running test case.
     @TaskLocal static var enclosing: Backend?
@@ -71,6 +73,39 @@
       let scope = BackendScope(
         unmatched: unmatched ?? .fail, requireAllStubsUsed: requireAllStubsUsed ?? false,
         clock: clock(for: test), location: CodeLocation(test.sourceLocation))
+      #if compiler(>=6.2)
+        // Every issue the test records, Doppel's own among them, passes through `watcher`: a
+        // failure (or an error the test throws) gets the backend's traffic attached.
+        let failed = Locked(false)
+        let watcher = IssueHandlingTrait.compactMapIssues { issue in
+          if issue.isFailure { failed.withLock { $0 = true } }
+          return issue
+        }
+        let policy = AttachmentPolicy.effective(
+          attachmentPolicy(for: test), environment: ProcessInfo.processInfo.environment)
+        do {
+          try await watcher.provideScope(for: test, testCase: testCase) {
+            try await run(scope, for: test, body, report: report)
+          }
+        } catch {
+          if policy.attaches(failed: true) {
+            recordAttachments(for: scope.backend, sourceLocation: test.sourceLocation)
+          }
+          throw error
+        }
+        if policy.attaches(failed: failed.withLock { $0 }) {
+          recordAttachments(for: scope.backend, sourceLocation: test.sourceLocation)
+        }
+      #else
+        try await run(scope, for: test, body, report: report)
+      #endif
+    }
+
+    /// Runs `body` in `scope`, as the outermost trait, then reports the scope's issues.
+    private func run(
+      _ scope: BackendScope, for test: Test, _ body: @Sendable () async throws -> Void,
+      report: @Sendable (DoppelIssue) -> Void
+    ) async throws {
       var thrown: (any Error)?
       do {
         try await Self.$enclosing.withValue(scope.backend) {
@@ -91,6 +126,16 @@
       let (issues, thrownErrorIssue) = scope.finish(thrown: thrown)
       for issue in issues { report(issue) }
       if let thrown, thrownErrorIssue == nil { throw thrown }
+    }
+
+    /// The attachment policy the innermost `.doppel` trait that names one chose, as for every
+    /// other option.
+    private func attachmentPolicy(for test: Test) -> AttachmentPolicy? {
+      let traits = test.traits.compactMap { $0 as? DoppelTrait }
+      for trait in traits.reversed() {
+        if let attach = trait.attach { return attach }
+      }
+      return attach
     }
 
     /// The clock for a new test case's backend: the innermost `.doppel` trait that names one wins
@@ -148,15 +193,21 @@
     ///     test case (it is an autoclosure): `.doppel(clock: ManualClock())` gives every test case
     ///     a `ManualClock` of its own, which the test reads back as `Backend.current.clock`.
     ///     `nil` keeps an enclosing trait's choice, or the continuous clock.
+    ///   - attach: when the test gets its backend's traffic attached (the journal as HAR, and each
+    ///     unmatched request's near-miss report): ``AttachmentPolicy/onFailure`` (the default),
+    ///     ``AttachmentPolicy/always`` or ``AttachmentPolicy/never``. `nil` keeps an enclosing
+    ///     trait's choice. The environment variable `DOPPEL_ATTACH` wins over it.
     ///   - configure: declares the stubs; it may also set the backend's other properties. An
     ///     error it throws fails the test.
     public static func doppel(
       requireAllStubsUsed: Bool? = nil, unmatched: UnmatchedPolicy? = nil,
       clock: @autoclosure @escaping @Sendable () -> (any Clock<Duration>)? = nil,
+      attach: AttachmentPolicy? = nil,
       _ configure: @escaping @Sendable (Backend) async throws -> Void = { _ in }
     ) -> Self {
       var trait = DoppelTrait(requireAllStubsUsed: requireAllStubsUsed, unmatched: unmatched, configure: configure)
       trait.makeClock = clock
+      trait.attach = attach
       return trait
     }
   }

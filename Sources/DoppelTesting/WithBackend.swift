@@ -1,4 +1,9 @@
 import Doppel
+import Foundation
+
+#if canImport(Testing)
+  import Testing
+#endif
 
 /// Runs `body` with a new backend, then reports what went wrong as test failures.
 ///
@@ -101,21 +106,38 @@ extension BackendScope {
 
   /// Ends the scope and records its failures in the running test.
   func report(testCase: AnyObject? = nil) {
-    report(testCase: testCase, alreadyRecorded: [])
+    let failed = report(testCase: testCase, alreadyRecorded: [])
+    attach(failed: failed)
+  }
+
+  /// Under Swift Testing, attaches the backend's traffic to the running test as
+  /// `AttachmentPolicy.effective` says (`DOPPEL_ATTACH`, or on failure): a failure here is one
+  /// this scope reported or an error the body threw.
+  func attach(failed: Bool) {
+    #if canImport(Testing) && compiler(>=6.2)
+      guard Test.current != nil else { return }
+      let policy = AttachmentPolicy.effective(nil, environment: ProcessInfo.processInfo.environment)
+      if policy.attaches(failed: failed) { recordAttachments(for: backend, sourceLocation: location.testing) }
+    #endif
   }
 
   /// Ends the scope and records its failures in the running test, except each unmatched request
   /// whose report one of `recorded` (failures the test framework already recorded, such as the
   /// error the test threw) contains: that request has been reported once already.
-  func report(testCase: AnyObject?, alreadyRecorded recorded: [String]) {
+  ///
+  /// - Returns: whether the scope had any failure, reported here or before.
+  @discardableResult
+  func report(testCase: AnyObject?, alreadyRecorded recorded: [String]) -> Bool {
     var recorded = recorded
-    for issue in finish() {
+    let issues = finish()
+    for issue in issues {
       if issue.isUnmatchedRequest, let index = recorded.firstIndex(where: { $0.contains(issue.message) }) {
         recorded.remove(at: index)
         continue
       }
       reportIssue(issue.message, at: issue.location, testCase: testCase)
     }
+    return !issues.isEmpty
   }
 
   /// Ends the scope after its body threw `error`, records its failures in the running test, and
@@ -128,6 +150,7 @@ extension BackendScope {
     for (index, issue) in issues.enumerated() where index != thrownErrorIssue {
       reportIssue(issue.message, at: issue.location, testCase: testCase)
     }
+    attach(failed: true)
     return thrownErrorIssue.map { DoppelError(issues[$0].message) } ?? error
   }
 }

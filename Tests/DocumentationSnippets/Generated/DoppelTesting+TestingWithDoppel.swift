@@ -64,8 +64,17 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L101 {
   func favoritesABreed() async throws {}
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:143
-func snippet_DoppelTesting_TestingWithDoppel_L143() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:161
+struct Snippet_DoppelTesting_TestingWithDoppel_L161 {
+  @Test(.doppel(attach: .always) { $0.stub(.get("/breeds.json"), .json(breeds)) })
+  func loadsBreeds() async throws {
+    let model = BreedListModel(session: Backend.current.session)
+    await model.load()
+  }
+}
+
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:178
+func snippet_DoppelTesting_TestingWithDoppel_L178() async throws {
   let favorites = Backend.current.stub(.post("/favorites"), .status(201))
 
   // The code under test favorites a breed:
@@ -84,8 +93,8 @@ func snippet_DoppelTesting_TestingWithDoppel_L143() async throws {
   _ = sent
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:165
-struct Snippet_DoppelTesting_TestingWithDoppel_L165 {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:200
+struct Snippet_DoppelTesting_TestingWithDoppel_L200 {
   @Test func showsEmptyState() async {
     await withBackend { backend in
       backend.stub(.get("/breeds.json"), .json(Breeds(breeds: [])))
@@ -96,8 +105,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L165 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:182
-func snippet_DoppelTesting_TestingWithDoppel_L182() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:217
+func snippet_DoppelTesting_TestingWithDoppel_L217() async throws {
   final class BreedListTests: XCTestCase {
     func testShowsEmptyState() async throws {
       let backend = makeBackend()
@@ -109,8 +118,8 @@ func snippet_DoppelTesting_TestingWithDoppel_L182() async throws {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:200
-func snippet_DoppelTesting_TestingWithDoppel_L200() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:235
+func snippet_DoppelTesting_TestingWithDoppel_L235() async throws {
   await withKnownIssue {
     await withBackend { backend in
       backend.stub(.get("/breeds.json"), .json(breeds)).expect(times: 2)
