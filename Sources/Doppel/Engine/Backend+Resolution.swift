@@ -83,7 +83,20 @@ extension Backend {
   private func resolveOnce(_ incoming: Request, _ context: Context, addCookies: Bool) -> Plan {
     let incoming = addCookies ? context.cookies?.addingCookies(to: incoming) ?? incoming : incoming
     // One step budget for every pattern the request meets: the stubs tried and the near-miss report.
-    return SearchBudget.measure { resolved(incoming, router.resolve(incoming, machine: machine), context) }.result
+    return SearchBudget.measure { resolved(incoming, findStub(for: incoming), context) }.result
+  }
+
+  /// The stub that answers `request`, with the answer taken from it and the path captures.
+  ///
+  /// A `HEAD` that no stub matches is answered as a server answers it wherever it answers `GET`
+  /// (RFC 9110 §9.3.2): by the stub the same request as a `GET` would go to, with the head of its
+  /// answer (the delivery drops the body). That stub is only looked at, not used: its call
+  /// count, `times` limit, sequence step and the backend's state stay as they are, so the next
+  /// `GET` gets what it would have got without the `HEAD`.
+  func findStub(for request: Request) -> Found? {
+    if let found = router.resolve(request, machine: machine) { return found }
+    guard request.method == .head else { return nil }
+    return router.resolve(request.with(method: .get), machine: machine, claiming: false)
   }
 
   /// How to answer a request whose stub (or its absence) is known.
@@ -305,7 +318,7 @@ extension Backend {
     if let refusal = incoming.refusedBodyOnGet { throw refusal }
     // One step budget for every pattern the request meets: the stubs tried and the near-miss report.
     let (first, _) = SearchBudget.measure { () -> FirstStep in
-      let found = router.resolve(incoming, machine: machine)
+      let found = findStub(for: incoming)
       // The common case without building a plan: an answer built before, given at once, final.
       if let (stub, claim, captures) = found, stub.answersAtOnce, let answer = claim.lastAnswer,
         answer.serves(incoming)

@@ -278,6 +278,21 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     }
   }
 
+  /// The answer ``claim(machine:)`` would take, without taking it: the call index the next request
+  /// would get, or `nil` when the stub is removed, used up or waits for another state. Nothing
+  /// changes: not the call count, nor the backend's state (a `HEAD` answered with the head of a
+  /// `GET` stub's answer looks at the stub this way).
+  func peek(machine: Locked<StateMachines>) -> Claim? {
+    let (claim, settings) = withState { state -> (Claim?, Settings?) in
+      if state.removed { return (nil, nil) }
+      if let limit, state.calls >= limit { return (nil, nil) }
+      return (Claim(call: state.calls, lastAnswer: state.lastAnswer), state.settings)
+    }
+    guard let claim, let required = settings?.requiredState else { return claim }
+    let name = settings?.machine
+    return machine.withLock { $0[name] == required } ? claim : nil
+  }
+
   /// Takes one answer, whatever the backend's state.
   func claim() -> Claim? {
     withState { Self.take(&$0, limit: limit) }

@@ -33,9 +33,9 @@ func snippet_README_L62() async throws {
   _ = journal
 }
 
-// README.md:126
+// README.md:132
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L126 {
+struct Snippet_README_L132 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -48,8 +48,8 @@ struct Snippet_README_L126 {
   }
 }
 
-// README.md:150
-func snippet_README_L150() async throws {
+// README.md:156
+func snippet_README_L156() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
@@ -65,15 +65,15 @@ func snippet_README_L150() async throws {
   _ = load
 }
 
-// README.md:207
-func snippet_README_L207() async throws {
+// README.md:213
+func snippet_README_L213() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:231
-func snippet_README_L231() async throws {
+// README.md:237
+func snippet_README_L237() async throws {
   let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
@@ -83,9 +83,9 @@ func snippet_README_L231() async throws {
   _ = loadData
 }
 
-// README.md:242
+// README.md:248
 @Suite(.disabled("a documentation snippet: compiled, not run"))
-struct Snippet_README_L242 {
+struct Snippet_README_L248 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -94,8 +94,8 @@ struct Snippet_README_L242 {
   }
 }
 
-// README.md:341
-func snippet_README_L341() async throws {
+// README.md:347
+func snippet_README_L347() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
