@@ -88,6 +88,33 @@ import Testing
     #expect(once.callCount == 1)
   }
 
+  /// A random failure rate draws for the `HEAD` without moving the stub's draws on: each `HEAD`
+  /// gets the status the next `GET` gets, and the `GET`s get what they get without `HEAD`s.
+  @Test func headLeavesAGetStubsRandomDrawsAsTheyWere() async throws {
+    func backend() -> Backend {
+      let backend = Backend(issueReporter: .ignore)
+      backend.seed = 7
+      backend.stub(.get("/flaky"), Response.ok.failing(rate: 0.5, with: .status(503)))
+      return backend
+    }
+    let alone = backend()
+    var expected: [String] = []
+    for _ in 0..<12 {
+      let (_, response) = try await alone.respond(to: request(.get, "https://a.com/flaky"))
+      expected += ["HEAD \(response.statusCode)", "GET \(response.statusCode)"]
+    }
+    #expect(Set(expected) == ["HEAD 200", "GET 200", "HEAD 503", "GET 503"])
+    let withHeads = backend()
+    var statuses: [String] = []
+    for _ in 0..<12 {
+      for method in [HTTPMethod.head, .get] {
+        let (_, response) = try await withHeads.respond(to: request(method, "https://a.com/flaky"))
+        statuses.append("\(method) \(response.statusCode)")
+      }
+    }
+    #expect(statuses == expected)
+  }
+
   /// Verifications count what was sent: `.get(…)` does not count a `HEAD`, nor does the `GET`
   /// stub's expectation.
   @Test func verificationCountsTheHeadAsAHead() async throws {

@@ -112,7 +112,7 @@ extension Backend {
       return .now(Playback(delivery: .success(answer), timing: stub.reusableTiming, stub: stub))
     }
     if let response = stub.responder.immediate(call: claim.call, stub: stub) {
-      return .now(finish(response, for: request, stub: stub, entry: nil, context))
+      return .now(finish(response, for: request, stub: stub, entry: nil, context, peek: claim.isPeek))
     }
     if case .proxy(let proxy) = stub.responder.kind {
       let entry = journal(JournalEntry(request: request, stub: stub))
@@ -120,11 +120,12 @@ extension Backend {
       return .later { [self] in
         let (response, problem) = await proxy.forward(request, session: session)
         if let problem { issueReporter.report(DoppelIssue(problem.message, location: stub.location)) }
-        return finish(response, for: request, stub: stub, entry: entry, context)
+        return finish(response, for: request, stub: stub, entry: entry, context, peek: claim.isPeek)
       }
     }
     guard case .handler(let handler) = stub.responder.kind else {
-      return .now(finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
+      return .now(
+        finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
     }
     let entry = journal(JournalEntry(request: request, stub: stub))
     return .later { [self] in
@@ -134,7 +135,7 @@ extension Backend {
       } catch {
         response = .error(error)
       }
-      return finish(response, for: request, stub: stub, entry: entry, context)
+      return finish(response, for: request, stub: stub, entry: entry, context, peek: claim.isPeek)
     }
   }
 
@@ -192,17 +193,18 @@ extension Backend {
   }
 
   /// Turns a response into a playback, stores its cookies, and journals it: appending a new entry
-  /// (`entry == nil`) or completing the one made when the request arrived.
+  /// (`entry == nil`) or completing the one made when the request arrived. With `peek`, the stub was
+  /// only looked at (see ``StubHandle/peek(machine:)``) and its random draws stay where they were.
   private func finish(
     _ response: Response, for request: Request, stub: StubHandle?, entry slot: JournalSlot?, _ context: Context,
-    unmatchedReport: String? = nil
+    unmatchedReport: String? = nil, peek: Bool = false
   ) -> Playback {
     var response = response
     if let template = response.template { response = template.render(response, for: request, now: templateNow) }
     if let stub, response.problem == ResponseTemplate.tooLarge {
       response.body.source = .problem(ResponseTemplate.tooLarge(stub: "declared at \(stub.location) (\(stub.matcher))"))
     }
-    if response.chance != nil { response = decide(response, stub: stub) }
+    if response.chance != nil { response = decide(response, stub: stub, advancing: !peek) }
     let delivery = Delivery.make(response, for: request)
     let outcome: JournalEntry.Outcome
     switch delivery {
@@ -234,10 +236,10 @@ extension Backend {
   }
 
   /// `response` as decided for one request, with the stub's generator (or for an unmatched
-  /// request, the backend's own).
-  private func decide(_ response: Response, stub: StubHandle?) -> Response {
+  /// request, the backend's own), moved on unless `advancing` is false.
+  private func decide(_ response: Response, stub: StubHandle?, advancing: Bool) -> Response {
     let (seed, epoch) = state.withLock { ($0.seed, $0.seedEpoch) }
-    if let stub { return stub.decide(response, seed: seed, epoch: epoch) }
+    if let stub { return stub.decide(response, seed: seed, epoch: epoch, advancing: advancing) }
     return state.withLock { state in
       var generator =
         state.unmatchedRandom.flatMap { $0.epoch == epoch ? $0.generator : nil }
