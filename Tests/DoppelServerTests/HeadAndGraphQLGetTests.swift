@@ -60,6 +60,24 @@
           #expect(second.body == "Bengal")
         }
       }
+
+      /// An unmatched `HEAD` gets the 404 head with the report's length, and no report body.
+      @Test func anUnmatchedHeadHasNoBodyOnTheWire() async throws {
+        let backend = quietBackend()
+        backend.stub(.get("/breeds"), .text("Bengal"))
+        try await withStubServer(backend) { server in
+          let connection = try await RawConnection.connect(port: server.port)
+          defer { connection.close() }
+          try await connection.send(
+            "HEAD /cats HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+              + "GET /breeds HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+          let head = try #require(try await connection.readHead())
+          #expect(statusLine(head) == "HTTP/1.1 404 Not Found")
+          let second = try #require(try await connection.readResponse())
+          #expect(second.head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+          #expect(second.body == "Bengal")
+        }
+      }
     #endif
 
     @Test func aGraphQLGetWithPlusForSpacesMatchesItsVariables() async throws {
