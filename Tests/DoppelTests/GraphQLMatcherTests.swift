@@ -271,4 +271,27 @@ import Testing
       )
     ) { try (Matcher.graphQL(operation: "A") && .graphQL(operation: "B")).manifestRequest() }
   }
+
+  /// A `GET`'s query items are form-encoded, as the GraphQL-over-HTTP spec, browsers and Python
+  /// clients send them: `+` is a space (so the variables parse), and `%2B` is a plus sign.
+  @Test func aGetsQueryItemsAreFormEncoded() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.graphQL(operation: "Breeds"), .text("any page"))
+    backend.stub(.graphQL(operation: "Breeds", variables: ["page": 2]), .text("page 2"))
+    backend.stub(.graphQL(operation: "Search", variables: ["q": "a+b c"], exactVariables: true), .text("a+b c"))
+    let query = "query+Breeds(%24page%3A+Int)+%7B+breeds(page%3A+%24page)+%7B+name+%7D+%7D"
+    let sent = [
+      "\(endpoint)?query=\(query)&variables=%7B%22page%22%3A+2%7D",
+      "\(endpoint)?query=%7B+breeds+%7D&operationName=Breeds&variables=%7B+%22page%22%3A+2+%7D",
+      "\(endpoint)?query=query+Search+%7B+s+%7D&variables=%7B%22q%22%3A+%22a%2Bb+c%22%7D",
+      "\(endpoint)?query=\(query)&variables=%7B%22page%22%3A+3%7D",
+    ]
+    var answers: [String] = []
+    for url in sent {
+      let (data, _) = try await backend.session.data(from: try #require(URL(string: url)))
+      answers.append(String(decoding: data, as: UTF8.self))
+    }
+    #expect(answers == ["page 2", "page 2", "a+b c", "any page"])
+    #expect(backend.unmatchedRequests.isEmpty)
+  }
 }

@@ -80,7 +80,20 @@ extension Backend {
   private func resolveOnce(_ incoming: Request, _ context: Context, addCookies: Bool) -> Plan {
     let incoming = addCookies ? context.cookies?.addingCookies(to: incoming) ?? incoming : incoming
     // One step budget for every pattern the request meets: the stubs tried and the near-miss report.
-    return SearchBudget.measure { resolved(incoming, router.resolve(incoming, machine: machine), context) }.result
+    return SearchBudget.measure { resolved(incoming, findStub(for: incoming), context) }.result
+  }
+
+  /// The stub that answers `request`, with the answer taken from it and the path captures.
+  ///
+  /// A `HEAD` that no stub matches is answered as a server answers it wherever it answers `GET`
+  /// (RFC 9110 §9.3.2): by the stub the same request as a `GET` would go to, with the head of its
+  /// answer (the delivery drops the body). That stub is only looked at, not used: its call
+  /// count, `times` limit, sequence step and the backend's state stay as they are, so the next
+  /// `GET` gets what it would have got without the `HEAD`.
+  func findStub(for request: Request) -> Found? {
+    if let found = router.resolve(request, machine: machine) { return found }
+    guard request.method == .head else { return nil }
+    return router.resolve(request.with(method: .get), machine: machine, claiming: false)
   }
 
   /// How to answer a request whose stub (or its absence) is known.
@@ -96,7 +109,7 @@ extension Backend {
       return .now(Playback(delivery: .success(answer), timing: stub.reusableTiming, stub: stub))
     }
     if let response = stub.responder.immediate(call: claim.call, stub: stub) {
-      return .now(finish(response, for: request, stub: stub, entry: nil, context))
+      return .now(finish(response, for: request, stub: stub, entry: nil, context, peek: claim.isPeek))
     }
     if case .proxy(let proxy) = stub.responder.kind {
       let entry = journal(JournalEntry(request: request, stub: stub))
@@ -104,11 +117,12 @@ extension Backend {
       return .later { [self] in
         let (response, problem) = await proxy.forward(request, session: session)
         if let problem { issueReporter.report(DoppelIssue(problem.message, location: stub.location)) }
-        return finish(response, for: request, stub: stub, entry: entry, context)
+        return finish(response, for: request, stub: stub, entry: entry, context, peek: claim.isPeek)
       }
     }
     guard case .handler(let handler) = stub.responder.kind else {
-      return .now(finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
+      return .now(
+        finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
     }
     let entry = journal(JournalEntry(request: request, stub: stub))
     return .later { [self] in
@@ -118,7 +132,7 @@ extension Backend {
       } catch {
         response = .error(error)
       }
-      return finish(response, for: request, stub: stub, entry: entry, context)
+      return finish(response, for: request, stub: stub, entry: entry, context, peek: claim.isPeek)
     }
   }
 
@@ -171,17 +185,18 @@ extension Backend {
   }
 
   /// Turns a response into a playback, stores its cookies, and journals it: appending a new entry
-  /// (`entry == nil`) or completing the one made when the request arrived.
+  /// (`entry == nil`) or completing the one made when the request arrived. With `peek`, the stub was
+  /// only looked at (see ``StubHandle/peek(machine:)``) and its random draws stay where they were.
   private func finish(
     _ response: Response, for request: Request, stub: StubHandle?, entry slot: JournalSlot?, _ context: Context,
-    unmatchedReport: String? = nil
+    unmatchedReport: String? = nil, peek: Bool = false
   ) -> Playback {
     var response = response
     if let template = response.template { response = template.render(response, for: request, now: templateNow) }
     if let stub, response.problem == ResponseTemplate.tooLarge {
       response.body.source = .problem(ResponseTemplate.tooLarge(stub: "declared at \(stub.location) (\(stub.matcher))"))
     }
-    if response.chance != nil { response = decide(response, stub: stub) }
+    if response.chance != nil { response = decide(response, stub: stub, advancing: !peek) }
     let delivery = Delivery.make(response, for: request)
     let outcome: JournalEntry.Outcome
     switch delivery {
@@ -213,10 +228,10 @@ extension Backend {
   }
 
   /// `response` as decided for one request, with the stub's generator (or for an unmatched
-  /// request, the backend's own).
-  private func decide(_ response: Response, stub: StubHandle?) -> Response {
+  /// request, the backend's own), moved on unless `advancing` is false.
+  private func decide(_ response: Response, stub: StubHandle?, advancing: Bool) -> Response {
     let (seed, epoch) = state.withLock { ($0.seed, $0.seedEpoch) }
-    if let stub { return stub.decide(response, seed: seed, epoch: epoch) }
+    if let stub { return stub.decide(response, seed: seed, epoch: epoch, advancing: advancing) }
     return state.withLock { state in
       var generator =
         state.unmatchedRandom.flatMap { $0.epoch == epoch ? $0.generator : nil }
@@ -297,7 +312,7 @@ extension Backend {
     if let refusal = incoming.refusedBodyOnGet { throw refusal }
     // One step budget for every pattern the request meets: the stubs tried and the near-miss report.
     let (first, _) = SearchBudget.measure { () -> FirstStep in
-      let found = router.resolve(incoming, machine: machine)
+      let found = findStub(for: incoming)
       // The common case without building a plan: an answer built before, given at once, final.
       if let (stub, claim, captures) = found, stub.answersAtOnce, let answer = claim.lastAnswer,
         answer.serves(incoming)

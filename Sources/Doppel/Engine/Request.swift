@@ -34,6 +34,19 @@ public struct Request: Sendable, CustomStringConvertible {
       path = parts.path
     }
 
+    /// `other` with another method: the URL's parts are not worked out again.
+    init(_ other: Storage, method: HTTPMethod) {
+      self.method = method
+      url = other.url
+      headers = other.headers
+      body = other.body
+      answerKey = other.answerKey
+      scheme = other.scheme
+      host = other.host
+      port = other.port
+      path = other.path
+    }
+
     init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
       self.method = method
       self.url = target.url
@@ -116,6 +129,17 @@ public struct Request: Sendable, CustomStringConvertible {
       headers: headers,
       body: urlRequest.httpBody ?? urlRequest.httpBodyStream.map(Self.readAll)
     )
+  }
+
+  /// The same request (URL, headers, body and path parameters) with another method.
+  func with(method: HTTPMethod) -> Request {
+    var copy = Request(storage: Storage(storage, method: method))
+    copy.pathParameters = pathParameters
+    return copy
+  }
+
+  private init(storage: Storage) {
+    self.storage = storage
   }
 
   /// The same request with `pathParameters` set.

@@ -205,14 +205,15 @@ final class Router: Sendable {
   }
 
   /// The newest stub that matches and still has answers left, with the answer taken from it and the
-  /// path captures.
+  /// path captures. With `claiming` false the answer is only looked at (see
+  /// ``StubHandle/peek(machine:)``): the stub's call count and the backend's state stay as they are.
   func resolve(
-    _ request: Request, machine: Locked<StateMachines>
+    _ request: Request, machine: Locked<StateMachines>, claiming: Bool = true
   ) -> (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])? {
     // Every stub replaced while this request looked (a reload): the stubs it read are removed
     // now, so it looks again among the new ones rather than go unmatched.
     for _ in 0..<8 {
-      let (found, seen) = resolveOnce(request, machine: machine)
+      let (found, seen) = resolveOnce(request, machine: machine, claiming: claiming)
       if found != nil { return found }
       if state.withLock({ $0.replacements }) == seen { return nil }
     }
@@ -220,7 +221,7 @@ final class Router: Sendable {
   }
 
   private func resolveOnce(
-    _ request: Request, machine: Locked<StateMachines>
+    _ request: Request, machine: Locked<StateMachines>, claiming: Bool
   ) -> (found: (stub: StubHandle, claim: StubHandle.Claim, captures: [String: String])?, replacements: Int) {
     // Copying the buckets out is a retain each; matching runs outside the lock so user closures can
     // call back into the backend.
@@ -252,7 +253,9 @@ final class Router: Sendable {
       } else {
         return (nil, replacements)
       }
-      if let captures = candidate.evaluate(request), let claim = candidate.claim(machine: machine) {
+      if let captures = candidate.evaluate(request),
+        let claim = claiming ? candidate.claim(machine: machine) : candidate.peek(machine: machine)
+      {
         return ((candidate, claim, captures), replacements)
       }
     }

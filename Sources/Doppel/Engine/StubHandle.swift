@@ -103,6 +103,9 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   struct Claim {
     let call: Int
     let lastAnswer: Delivery.Answer?
+    /// Whether the answer was only looked at (``peek(machine:)``): answering leaves the stub as it
+    /// was, its random draws included.
+    var isPeek = false
   }
 
   init(
@@ -278,6 +281,21 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     }
   }
 
+  /// The answer ``claim(machine:)`` would take, without taking it: the call index the next request
+  /// would get, or `nil` when the stub is removed, used up or waits for another state. Nothing
+  /// changes: not the call count, nor the backend's state (a `HEAD` answered with the head of a
+  /// `GET` stub's answer looks at the stub this way).
+  func peek(machine: Locked<StateMachines>) -> Claim? {
+    let (claim, settings) = withState { state -> (Claim?, Settings?) in
+      if state.removed { return (nil, nil) }
+      if let limit, state.calls >= limit { return (nil, nil) }
+      return (Claim(call: state.calls, lastAnswer: state.lastAnswer, isPeek: true), state.settings)
+    }
+    guard let claim, let required = settings?.requiredState else { return claim }
+    let name = settings?.machine
+    return machine.withLock { $0[name] == required } ? claim : nil
+  }
+
   /// Takes one answer, whatever the backend's state.
   func claim() -> Claim? {
     withState { Self.take(&$0, limit: limit) }
@@ -299,14 +317,15 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
   /// `response` as decided for one request with the stub's generator, which starts from the
   /// backend's `seed` and the stub's registration number, and starts again when the backend's seed
-  /// is set (a new `epoch`).
-  func decide(_ response: Response, seed: UInt64, epoch: Int) -> Response {
+  /// is set (a new `epoch`). With `advancing` false the generator is left where it was, so the
+  /// next request draws the same (a `HEAD` answered by looking at a `GET` stub).
+  func decide(_ response: Response, seed: UInt64, epoch: Int, advancing: Bool = true) -> Response {
     withState { state in
       var generator =
         state.random.flatMap { $0.epoch == epoch ? $0.generator : nil }
         ?? SplitMix64(seed: Self.seed(backend: seed, order: order))
       let decided = response.decided(&generator)
-      state.random = (epoch, generator)
+      if advancing { state.random = (epoch, generator) }
       return decided
     }
   }

@@ -24,7 +24,7 @@ struct GraphQLRequest: Sendable, Equatable {
         return
       }
     }
-    let items = request.queryItems
+    let items = Self.formQueryItems(request)
     guard items.contains(where: { ["query", "operationName", "extensions"].contains($0.name) }) else { return nil }
     var fields: [String: JSONValue] = [:]
     for item in items {
@@ -39,6 +39,24 @@ struct GraphQLRequest: Sendable, Equatable {
     }
     guard Self.carriesOperation(fields) else { return nil }
     self.init(fields: fields)
+  }
+
+  /// The query items of a GraphQL `GET`, read as `application/x-www-form-urlencoded` (as the
+  /// GraphQL-over-HTTP spec sends them): `+` is a space, then percent-escapes are decoded, so
+  /// `%2B` is a plus sign. An item without `=` has no value; an item whose escapes are malformed
+  /// keeps them as sent.
+  static func formQueryItems(_ request: Request) -> [(name: String, value: String?)] {
+    guard let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
+      return []
+    }
+    func decoded(_ text: Substring) -> String {
+      let spaced = text.replacingOccurrences(of: "+", with: " ")
+      return spaced.removingPercentEncoding ?? spaced
+    }
+    return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      return (decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : nil)
+    }
   }
 
   /// Whether these fields hold a document, an operation name or a persisted query hash.

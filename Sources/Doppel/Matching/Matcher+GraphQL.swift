@@ -6,7 +6,8 @@ extension Matcher {
   ///
   /// The operation is read from what clients send: a JSON body (`{"query": …, "operationName": …,
   /// "variables": …}`, usually a `POST`), query items (`?query=…&operationName=…&variables=…`, a
-  /// `GET`), or an `application/graphql` body. Without an `operationName`, the name is the first
+  /// `GET`, read as `application/x-www-form-urlencoded`: `+` is a space and `%2B` a plus sign), or
+  /// an `application/graphql` body. Without an `operationName`, the name is the first
   /// `query`, `mutation` or `subscription` name in the document. A persisted query that sends its
   /// `operationName` matches by that name too.
   ///

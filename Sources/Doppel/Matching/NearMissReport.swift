@@ -18,6 +18,9 @@ package enum NearMissReport {
       lines += pasteable(request)
       return lines.joined(separator: "\n")
     }
+    if request.method == .head {
+      lines.append("  HEAD falls back to the stubs for GET; none matched this request as a GET either.")
+    }
     if !ranked.isEmpty {
       lines.append("Closest stubs:")
       for (number, candidate) in ranked.prefix(shown).enumerated() {
@@ -106,8 +109,14 @@ package enum NearMissReport {
   }
 
   private static func rank(_ request: Request, _ stubs: [StubHandle], state machines: StateMachines) -> [Candidate] {
+    // A HEAD may go to a stub for GET: each stub is shown against the form it comes closer to.
+    let asGet = request.method == .head ? request.with(method: .get) : nil
     let candidates = stubs.map { stub -> Candidate in
       var lines = stub.matcher.check(request)
+      if let asGet {
+        let getLines = stub.matcher.check(asGet)
+        if getLines.filter(\.passed).count > lines.filter(\.passed).count { lines = getLines }
+      }
       if let required = stub.requiredState {
         let name = stub.stateMachine
         let state = machines[name]

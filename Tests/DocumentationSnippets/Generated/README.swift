@@ -33,8 +33,8 @@ func snippet_README_L62() async throws {
   _ = journal
 }
 
-// README.md:132
-struct Snippet_README_L132 {
+// README.md:138
+struct Snippet_README_L138 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -47,8 +47,8 @@ struct Snippet_README_L132 {
   }
 }
 
-// README.md:156
-func snippet_README_L156() async throws {
+// README.md:162
+func snippet_README_L162() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
@@ -64,15 +64,15 @@ func snippet_README_L156() async throws {
   _ = load
 }
 
-// README.md:213
-func snippet_README_L213() async throws {
+// README.md:219
+func snippet_README_L219() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:237
-func snippet_README_L237() async throws {
+// README.md:243
+func snippet_README_L243() async throws {
   let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
@@ -82,8 +82,8 @@ func snippet_README_L237() async throws {
   _ = loadData
 }
 
-// README.md:248
-struct Snippet_README_L248 {
+// README.md:254
+struct Snippet_README_L254 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -92,8 +92,8 @@ struct Snippet_README_L248 {
   }
 }
 
-// README.md:350
-func snippet_README_L350() async throws {
+// README.md:356
+func snippet_README_L356() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
