@@ -50,7 +50,7 @@ import Testing
     let backend = quietBackend()
     backend.stub(.get("https://api.example.com/large"), .file(url))
     let message =
-      "Could not read the response body file \(url.path): it is 1500000000 bytes, more than the 64 MiB a file body may be (Response.fileBodySizeLimit), since it is read whole for each request. Point the stub at a smaller file, or build the body in a handler closure."
+      "Could not read the response body file \(url.path): it is 1500000000 bytes, more than the 64 MiB a file body may be (Response.fileBodySizeLimit), since it is read whole and kept in memory. Point the stub at a smaller file, or build the body in a handler closure."
     await #expect(throws: DoppelError(message)) {
       try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/large")!))
     }

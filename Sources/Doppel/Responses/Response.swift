@@ -208,9 +208,11 @@ public struct Response: Sendable {
   }
 
   /// The most bytes a file body (``file(_:status:headers:contentType:)``, a manifest's `"file"`)
-  /// may hold: 64 MiB. A file body is read whole for each request it answers, so a larger one
-  /// (a 1.5 GB file named by mistake) would take that much memory per request; it is refused,
-  /// without being read, with a message that names the file, its size and this limit.
+  /// may hold: 64 MiB. A file body is read whole when a request first needs it, and again only
+  /// when the file changes (its size, modification time or inode); the bytes are kept with the
+  /// stub in between. A larger file (a 1.5 GB file named by mistake) would take that much memory;
+  /// it is refused, without being read, with a message that names the file, its size and this
+  /// limit.
   public static let fileBodySizeLimit = 64 * 1024 * 1024
 
   /// The contents of a body file, or an error naming it and the fix.
@@ -219,7 +221,7 @@ public struct Response: Sendable {
       return try WholeFile.read(url, limit: fileBodySizeLimit)
     } catch let tooLarge as WholeFile.TooLarge {
       throw DoppelError(
-        "Could not read the response body file \(url.path): it is \(tooLarge.size) bytes, more than the 64 MiB a file body may be (Response.fileBodySizeLimit), since it is read whole for each request. Point the stub at a smaller file, or build the body in a handler closure."
+        "Could not read the response body file \(url.path): it is \(tooLarge.size) bytes, more than the 64 MiB a file body may be (Response.fileBodySizeLimit), since it is read whole and kept in memory. Point the stub at a smaller file, or build the body in a handler closure."
       )
     } catch is WholeFile.NotRegular {
       throw DoppelError(
