@@ -42,13 +42,13 @@
         }
       }
       if cassettes.isEmpty && (matching != .methodAndURL || replayingTimings) {
-        throw DoppelError(
+        throw DoppelError.usage(
           "The cassette options (such as --method-and-path and --replay-timings) apply to .har inputs, and there are none. Pass the .har files, or give a manifest's cassettes \"matching\" and \"timings\"."
         )
       }
       if let scenario {
         guard let first = manifests.first?.manifest else {
-          throw DoppelError(
+          throw DoppelError.usage(
             "--scenario \(scenario) needs a manifest with scenarios; the inputs are cassettes only. Remove --scenario, or add the manifest."
           )
         }

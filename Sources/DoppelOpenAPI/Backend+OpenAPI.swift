@@ -45,7 +45,7 @@
       let chosen = try scenario.resolve()
       if let chosen, !document.exampleNames.contains(chosen.name) {
         let names = document.exampleNames
-        throw DoppelError(
+        throw DoppelError.openAPI(
           "The scenario \"\(chosen.name)\" (\(chosen.source)) is not the name of any example in \(document.name); "
             + (names.isEmpty
               ? "the document has no named examples. Add one under a response's `examples`, or choose no scenario."

@@ -56,7 +56,7 @@
     ) throws {
       let matcher = .method(HTTPMethod(rawValue: method.rawValue)) && .path(path)
       if let problem = matcher.problem {
-        throw DoppelError("The generated server registered \(method.rawValue) \(path): \(problem.message)")
+        throw DoppelError.openAPI("The generated server registered \(method.rawValue) \(path): \(problem.message)")
       }
       let location = CodeLocation(
         fileID: "DoppelOpenAPI/registerHandlers(on:)", filePath: "registerHandlers(on:)", line: 1, column: 1)

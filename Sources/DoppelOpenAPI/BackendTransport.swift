@@ -47,7 +47,7 @@
       var base = baseURL.absoluteString
       while base.hasSuffix("/") { base.removeLast() }
       guard let url = URL(string: base + (path.hasPrefix("/") ? path : "/" + path)) else {
-        throw DoppelError(
+        throw DoppelError.openAPI(
           "\(operationID): \(baseURL.absoluteString) and the path \(path) do not make a URL. Check the client's serverURL."
         )
       }

@@ -16,37 +16,37 @@
         switch item.name {
         case "method":
           guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
-            throw DoppelError("query: method: \"\(value)\" is not an HTTP method. Write one such as GET or POST.")
+            throw DoppelError.server("query: method: \"\(value)\" is not an HTTP method. Write one such as GET or POST.")
           }
           filter = filter && .method(HTTPMethod(value.uppercased()))
         case "path":
           guard value.hasPrefix("/") else {
-            throw DoppelError(
+            throw DoppelError.server(
               "query: path: \"\(value)\" is not a path. Write a path (/users/7), a template (/users/{id}) or a glob (/images/**/*.png)."
             )
           }
           let matcher: Matcher =
             value.contains("*") || value.contains("?") ? .path(glob: value) : .path(value)
-          if let problem = matcher.problem { throw DoppelError("query: path: \(problem.message)") }
+          if let problem = matcher.problem { throw DoppelError.server("query: path: \(problem.message)") }
           if value.contains("*") || value.contains("?") { globFilter = value }
           filter = filter && matcher
         case "header":
           let parts = value.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
           guard let name = parts.first, !name.isEmpty else {
-            throw DoppelError(
+            throw DoppelError.server(
               "query: header: \"\(value)\" is not a header. Write a name (Authorization) or a name and value (Accept: application/json)."
             )
           }
           filter = filter && (parts.count > 1 ? .header(name, parts[1]) : .header(name))
         case "since":
           guard let number = Int(value), number >= 0, number <= StubDefinition.largestCount else {
-            throw DoppelError(
+            throw DoppelError.server(
               "query: since: \"\(value)\" is not an entry number. Pass 0 to \(StubDefinition.largestCount): the \"next\" of an earlier answer."
             )
           }
           since = number
         default:
-          throw DoppelError(
+          throw DoppelError.server(
             "query: unknown parameter \"\(item.name)\".\(Self.closest(item.name, in: Self.requestFilters).map { " Did you mean \"\($0)\"?" } ?? "") The parameters are: \(Self.requestFilters.joined(separator: ", "))."
           )
         }
@@ -64,7 +64,7 @@
         return items
       }
       if ranOut {
-        throw DoppelError(
+        throw DoppelError.server(
           "query: path: the glob \"\(globFilter ?? "")\" spent the step budget of one request (\(SearchBudget.described)) scanning \(entries.count) journal entries. Narrow the filter: a glob with fewer * (each one multiplies the backtracking), or since=, method= or header= to scan fewer entries."
         )
       }
@@ -135,7 +135,7 @@
       do {
         read = try StubDefinition.verification(body ?? Data(), source: "request body")
       } catch {
-        guard error.kind != .unprocessable else { throw AdminError(422, error.message) }
+        guard error.refusal != .unprocessable else { throw AdminError(422, error.message) }
         throw error
       }
       let (matcher, expected, impossible) = read

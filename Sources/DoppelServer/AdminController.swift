@@ -145,7 +145,7 @@
           parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory,
           proxyHosts: settings.proxyHosts)
       } catch {
-        switch error.kind {
+        switch error.refusal {
         // Well formed, but reaching beyond what the user allowed this server: forbidden.
         case .beyondReach: throw AdminError(403, error.message)
         // As the document describes, but not usable (contradicting itself, a bad regex): 422.
@@ -156,7 +156,7 @@
       if let location, !location.isEmpty {
         let parts = location.split(separator: ":")
         guard parts.count >= 2, let line = Int(parts[1]), line > 0, line < 10_000_000 else {
-          throw DoppelError(
+          throw DoppelError.server(
             "query: location: \"\(location)\" is not a source location; write it as File.swift:42.")
         }
         definition.location = CodeLocation(fileID: String(parts[0]), filePath: String(parts[0]), line: line, column: 1)
@@ -230,7 +230,7 @@
       case .string(let text)?: name = text
       case .null?: name = nil
       default:
-        throw DoppelError(
+        throw DoppelError.server(
           #"request body: "scenario" must be a scenario name or null (the base stubs alone), as in {"scenario": "empty"}."#
         )
       }
@@ -312,7 +312,7 @@
       let object = try jsonObject(
         body, keys: ["state", "machine"], example: #"{"state": "loggedIn"} or {"machine": "basket", "state": "full"}"#)
       guard case .string(let state)? = object["state"], !state.isEmpty else {
-        throw DoppelError(
+        throw DoppelError.server(
           #"request body: "state" must be a state name (a non-empty string), as in {"state": "loggedIn"}."#)
       }
       switch object["machine"] {
@@ -321,7 +321,7 @@
       case .string(let name)? where !name.isEmpty:
         backend.setState(state, ofMachine: name)
       default:
-        throw DoppelError(
+        throw DoppelError.server(
           #"request body: "machine" must be a state machine's name (a non-empty string), or absent for the main one."#)
       }
     }
@@ -355,13 +355,13 @@
     /// The body as a JSON object with only `keys`.
     private func jsonObject(_ body: Data?, keys: [String], example: String) throws -> [String: JSONValue] {
       guard let body, !body.isEmpty else {
-        throw DoppelError("request body: the body is empty; send a JSON object such as \(example).")
+        throw DoppelError.server("request body: the body is empty; send a JSON object such as \(example).")
       }
       guard let value = try? JSONValue(parsing: body), case .object(let object) = value else {
-        throw DoppelError("request body: expected a JSON object such as \(example).")
+        throw DoppelError.server("request body: expected a JSON object such as \(example).")
       }
       for key in object.keys.sorted() where !keys.contains(key) {
-        throw DoppelError(
+        throw DoppelError.server(
           "request body: unknown key \"\(key)\".\(Self.closest(key, in: keys).map { " Did you mean \"\($0)\"?" } ?? "") The keys are: \(keys.joined(separator: ", "))."
         )
       }

@@ -83,7 +83,7 @@
         case (let hasCertificate, _):
           let present = hasCertificate ? certificateURL : keyURL
           let missing = hasCertificate ? keyURL : certificateURL
-          throw DoppelError(
+          throw DoppelError.file(
             "The local certificate authority in \(folder.path) is incomplete: \(present.lastPathComponent) is there but \(missing.lastPathComponent) is not. Delete \(present.path) to make a new authority (then trust the new one: doppel trust)."
           )
         }
@@ -91,7 +91,7 @@
       (certificate, privateKey, wasCreated) = made
       certificatePEM = try certificate.serializeAsPEM().pemString
       guard certificate.notValidAfter > now else {
-        throw DoppelError(
+        throw DoppelError.file(
           "The local certificate authority in \(folder.path) expired on \(certificate.notValidAfter). Delete \(certificateURL.lastPathComponent) and \(keyURL.lastPathComponent) there to make a new one, then trust the new one (doppel trust)."
         )
       }
@@ -159,7 +159,7 @@
       do {
         certificate = try Certificate(pemEncoded: String(decoding: try Data(contentsOf: certificateURL), as: UTF8.self))
       } catch {
-        throw DoppelError(
+        throw DoppelError.file(
           "\(certificateURL.path) is not a PEM certificate (\(error)). Delete it and \(keyURL.lastPathComponent) beside it to make a new local certificate authority, then trust the new one (doppel trust)."
         )
       }
@@ -167,12 +167,12 @@
         key = try P256.Signing.PrivateKey(
           pemRepresentation: String(decoding: try Data(contentsOf: keyURL), as: UTF8.self))
       } catch {
-        throw DoppelError(
+        throw DoppelError.file(
           "\(keyURL.path) is not a P-256 private key in PEM form (\(error)). Delete it and \(certificateURL.lastPathComponent) beside it to make a new local certificate authority, then trust the new one (doppel trust)."
         )
       }
       guard certificate.publicKey == Certificate.PublicKey(key.publicKey) else {
-        throw DoppelError(
+        throw DoppelError.file(
           "\(keyURL.path) is not the key of \(certificateURL.path). Delete both to make a new local certificate authority, then trust the new one (doppel trust)."
         )
       }

@@ -50,7 +50,7 @@
       }
       let lowered = name.lowercased()
       guard isDNSName(lowered) else {
-        throw DoppelError(
+        throw DoppelError.file(
           "\(name) is neither a DNS name nor an IP address, so a certificate cannot name it. Give a name such as api.localhost or an address such as 127.0.0.1."
         )
       }
@@ -59,7 +59,7 @@
     }
 
     private static func refusal(_ name: String) -> DoppelError {
-      DoppelError(
+      DoppelError.file(
         "The local certificate authority may not sign for \(name): it may sign only for \(summary), so that its key, which is kept on disk, cannot be used to impersonate a real site. Use one of those names."
       )
     }
@@ -109,19 +109,19 @@
         try FileManager.default.createDirectory(
           at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       } catch {
-        throw DoppelError(
+        throw DoppelError.file(
           "Cannot make the folder \(folder.path) for the local certificate authority: \(error). Choose a folder you can write to with DOPPEL_HOME."
         )
       }
       let path = folder.appendingPathComponent(".lock").path
       let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else {
-        throw DoppelError("Cannot open \(path): \(String(cString: strerror(errno))). Check the folder's permissions.")
+        throw DoppelError.file("Cannot open \(path): \(String(cString: strerror(errno))). Check the folder's permissions.")
       }
       defer { close(descriptor) }
       while flock(descriptor, LOCK_EX) != 0 {
         guard errno == EINTR else {
-          throw DoppelError("Cannot lock \(path): \(String(cString: strerror(errno))).")
+          throw DoppelError.file("Cannot lock \(path): \(String(cString: strerror(errno))).")
         }
       }
       defer { _ = flock(descriptor, LOCK_UN) }
@@ -138,7 +138,7 @@
         .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)").path
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
       guard descriptor >= 0 else {
-        throw DoppelError(
+        throw DoppelError.file(
           "Cannot create \(temporary): \(String(cString: strerror(errno))). Check the folder's permissions.")
       }
       var written = 0
@@ -156,12 +156,12 @@
       close(descriptor)
       if let failure {
         unlink(temporary)
-        throw DoppelError("Cannot write \(temporary): \(String(cString: strerror(failure))).")
+        throw DoppelError.file("Cannot write \(temporary): \(String(cString: strerror(failure))).")
       }
       guard rename(temporary, url.path) == 0 else {
         let reason = String(cString: strerror(errno))
         unlink(temporary)
-        throw DoppelError("Cannot move \(temporary) to \(url.path): \(reason).")
+        throw DoppelError.file("Cannot move \(temporary) to \(url.path): \(reason).")
       }
     }
   }

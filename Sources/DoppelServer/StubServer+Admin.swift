@@ -92,13 +92,13 @@
       /// and the port.
       package func validate() throws(DoppelError) {
         if let port, !(0...65_535).contains(port) {
-          throw DoppelError(
+          throw DoppelError.server(
             "The admin API's port \(port) is not a TCP port. Use 1 to 65535, 0 to let the system choose, or nil to serve the admin API on the server's own port."
           )
         }
         guard let prefix = pathPrefix else {
           if port != nil {
-            throw DoppelError(
+            throw DoppelError.server(
               "The admin API has a port (\(port!)) but no path prefix, so it would answer nothing. Give it a prefix, such as /__doppel/, or set the port to nil."
             )
           }
@@ -107,7 +107,7 @@
         guard prefix.count > 1, prefix.hasPrefix("/"), prefix.hasSuffix("/"), !prefix.contains("?"),
           !prefix.contains("#"), !prefix.contains(" ")
         else {
-          throw DoppelError(
+          throw DoppelError.server(
             "The admin API's path prefix \"\(prefix)\" is not a path prefix: it starts and ends with / and holds at least one segment, such as /__doppel/. Pass nil to turn the admin API off."
           )
         }

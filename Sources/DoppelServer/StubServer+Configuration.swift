@@ -127,17 +127,17 @@
           ("headerTimeout", headerTimeout), ("bodyTimeout", bodyTimeout), ("idleTimeout", idleTimeout),
           ("webSocketIdleTimeout", webSocketIdleTimeout), ("webSocketPongTimeout", webSocketPongTimeout),
         ] where value <= .zero {
-          throw DoppelError(
+          throw DoppelError.server(
             "StubServer.Configuration.\(name) is \(value), which is not a timeout. Use a positive duration, such as .seconds(30)."
           )
         }
         guard maximumHeadSize >= 1, maximumBodySize >= 0 else {
-          throw DoppelError(
+          throw DoppelError.server(
             "StubServer.Configuration.maximumHeadSize (\(maximumHeadSize)) must be at least 1 and maximumBodySize (\(maximumBodySize)) at least 0."
           )
         }
         guard maximumConnections >= 1 else {
-          throw DoppelError(
+          throw DoppelError.server(
             "StubServer.Configuration.maximumConnections is \(maximumConnections); the server needs at least 1 connection. Use 1 or more (1024 by default)."
           )
         }

@@ -50,7 +50,7 @@
           configuration.applicationProtocols = ["http/1.1"]
           return try NIOSSLContext(configuration: configuration)
         } catch {
-          throw DoppelError("Cannot set up HTTPS with the local certificate authority's certificate: \(error).")
+          throw DoppelError.server("Cannot set up HTTPS with the local certificate authority's certificate: \(error).")
         }
       }
     }

@@ -82,17 +82,17 @@
       configuration: Configuration = Configuration()
     ) async throws -> StubServer {
       guard (0...65_535).contains(port) else {
-        throw DoppelError("The port \(port) is not a TCP port. Use 1 to 65535, or 0 to let the system choose.")
+        throw DoppelError.server("The port \(port) is not a TCP port. Use 1 to 65535, or 0 to let the system choose.")
       }
       try configuration.admin.validate()
       let address: SocketAddress
       do {
         address = try SocketAddress.makeAddressResolvingHost(host, port: port)
       } catch {
-        throw DoppelError("Cannot listen on \(host): the address does not resolve (\(error)). Use 127.0.0.1 or ::1.")
+        throw DoppelError.server("Cannot listen on \(host): the address does not resolve (\(error)). Use 127.0.0.1 or ::1.")
       }
       if !address.isLoopback && !configuration.allowsNonLoopback {
-        throw DoppelError(
+        throw DoppelError.server(
           "Refusing to listen on \(host) (\(address.ipAddress ?? host)), which is not a loopback address: anyone who can reach it could use the stub server. Listen on 127.0.0.1 or ::1, or allow it explicitly (StubServer.Configuration.allowsNonLoopback, or doppel serve --allow-remote)."
         )
       }
@@ -150,7 +150,7 @@
         let what = listener == .admin ? "the admin API's port" : "port"
         // The system's words for the error, not NIO's description of the call that failed.
         let reason = (error as? IOError).map { "\(String(cString: strerror($0.errnoCode))) (errno \($0.errnoCode))" }
-        throw DoppelError(
+        throw DoppelError.server(
           "Cannot listen on \(host) \(what) \(port): \(reason ?? "\(error)"). Choose another port, or 0 to let the system choose."
         )
       }

@@ -151,6 +151,6 @@ extension BackendScope {
       reportIssue(issue.message, at: issue.location, testCase: testCase)
     }
     attach(failed: true)
-    return thrownErrorIssue.map { DoppelError(issues[$0].message) } ?? error
+    return thrownErrorIssue.map { DoppelError.unmatchedRequest(issues[$0].message) } ?? error
   }
 }

@@ -529,6 +529,11 @@
       ) {
         try await withStubServer(quietBackend(), configuration: configuration) { _ in }
       }
+      do {
+        try await withStubServer(quietBackend(), configuration: configuration) { _ in }
+      } catch let error as DoppelError {
+        #expect(error.kind == .server)
+      }
       configuration.admin.port = 0
       configuration.admin.pathPrefix = nil
       await #expect(

@@ -57,6 +57,7 @@ import Testing
       (error as? DoppelError)?.description.hasPrefix(
         "No stub matched GET https://api.example.com/breed.json\nClosest stubs:\n") == true)
     #expect("\(error)".hasPrefix("No stub matched GET https://api.example.com/breed.json\nClosest stubs:\n"))
+    #expect((error as? DoppelError)?.kind == .unmatchedRequest)
   }
 
   @Test func anUnmatchedRequestIsReportedOnce() async {

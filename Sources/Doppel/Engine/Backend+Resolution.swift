@@ -122,7 +122,7 @@ extension Backend {
     }
     guard case .handler(let handler) = stub.responder.kind else {
       return .now(
-        finish(.error(DoppelError("internal: no response")), for: request, stub: stub, entry: nil, context))
+        finish(.error(DoppelError.usage("internal: no response")), for: request, stub: stub, entry: nil, context))
     }
     let entry = journal(JournalEntry(request: request, stub: stub))
     return .later { [self] in

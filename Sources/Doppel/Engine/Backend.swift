@@ -207,7 +207,7 @@ public final class Backend: Sendable {
         matcher
         && Matcher(
           .invalid(
-            DoppelError(
+            DoppelError.invalidStub(
               "times: \(times) is not allowed; a stub answers at least once. Remove the stub instead, or pass times: 1 or more."
             )))
     }

@@ -117,7 +117,7 @@ enum Delivery: Sendable {
     if let script = response.webSocket { return make(.upgradeRequired(for: script), for: request) }
     guard (100...599).contains(response.status) else {
       return .failure(
-        DoppelError(
+        DoppelError.invalidStub(
           "A stub answered with status \(response.status), which is not an HTTP status. Use a status from 100 to 599, or .error(...) for a failure."
         ))
     }

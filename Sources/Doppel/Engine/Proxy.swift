@@ -53,12 +53,12 @@ struct Proxy: Sendable {
     guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = upstream.host, !host.isEmpty
     else {
-      return DoppelError(
+      return DoppelError.invalidStub(
         "The proxy upstream \"\(upstream.absoluteString)\" is not an absolute http or https URL. Write it as https://api.example.com (a path prefix may follow)."
       )
     }
     guard upstream.query == nil, upstream.fragment == nil else {
-      return DoppelError(
+      return DoppelError.invalidStub(
         "The proxy upstream \"\(upstream.absoluteString)\" has a query or fragment; the request's own query is appended to it. Remove everything after the path."
       )
     }
@@ -102,7 +102,7 @@ struct Proxy: Sendable {
   func forward(_ request: Request, session: URLSession) async -> (Response, DoppelError?) {
     if let problem { return (.error(problem), nil) }
     guard let outgoing = upstreamRequest(for: request) else {
-      return (.error(DoppelError("The request \(request) cannot be forwarded to \(upstream.absoluteString).")), nil)
+      return (.error(DoppelError.invalidStub("The request \(request) cannot be forwarded to \(upstream.absoluteString).")), nil)
     }
     let started = Date()
     let response: Response
@@ -131,13 +131,13 @@ struct Proxy: Sendable {
         entry = try HAREntry(
           request: recorded, response: response, startedAt: started, duration: Date().timeIntervalSince(started))
       } catch {
-        return (response, DoppelError("Could not record the proxied exchange for \(request): \(error)"))
+        return (response, DoppelError.cassette("Could not record the proxied exchange for \(request): \(error)"))
       }
     }
     do {
       try writer.record([entry], redaction: redaction)
     } catch {
-      return (response, error as? DoppelError ?? DoppelError("Could not write the cassette: \(error)"))
+      return (response, error as? DoppelError ?? DoppelError.cassette("Could not write the cassette: \(error)"))
     }
     return (response, nil)
   }

@@ -177,7 +177,7 @@ public struct Request: Sendable, CustomStringConvertible {
     _ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
   ) throws -> T {
     guard let body else {
-      throw DoppelError("\(method) \(url.absoluteString) has no body to decode as \(T.self).")
+      throw DoppelError.usage("\(method) \(url.absoluteString) has no body to decode as \(T.self).")
     }
     return try decoder.decode(T.self, from: body)
   }

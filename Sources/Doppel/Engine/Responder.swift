@@ -43,7 +43,7 @@ public struct Responder: Sendable {
     case .handler: return nil
     case .proxy(let proxy): return proxy.problem
     case .sequence(let responses, _):
-      if responses.isEmpty { return DoppelError("The stub has an empty .sequence([]). Give it at least one response.") }
+      if responses.isEmpty { return DoppelError.invalidStub("The stub has an empty .sequence([]). Give it at least one response.") }
       return responses.lazy.compactMap(\.problem).first
     }
   }
@@ -58,7 +58,7 @@ public struct Responder: Sendable {
     case .sequence(let responses, let end):
       guard !responses.isEmpty else {
         return .error(
-          DoppelError(
+          DoppelError.invalidStub(
             "The stub declared at \(stub.location) has an empty .sequence([]). Give it at least one response."))
       }
       if index < responses.count { return responses[index] }
@@ -67,7 +67,7 @@ public struct Responder: Sendable {
       case .cycle: return responses[index % responses.count]
       case .fail:
         return .error(
-          DoppelError(
+          DoppelError.invalidStub(
             "The stub declared at \(stub.location) (\(stub.matcher)) answered all \(responses.count) responses of its sequence; this was call \(index + 1). Add responses, or use .sequence(_:then: .repeatLast) or .cycle."
           ))
       }

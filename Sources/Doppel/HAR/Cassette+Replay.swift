@@ -109,7 +109,7 @@ extension Cassette {
         groups.append((request, [index], [response]))
       }
     }
-    guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
+    guard problems.isEmpty else { throw DoppelError.cassette(problems.joined(separator: "\n")) }
     return groups.map { group in
       let responder: Responder
       var matcher = ReplayKey.matcher(for: group.request, matching)

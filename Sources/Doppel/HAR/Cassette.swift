@@ -51,11 +51,11 @@ public struct Cassette: Sendable, Equatable {
     do {
       data = try WholeFile.read(url)
     } catch is WholeFile.NotRegular {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "Could not read the cassette \(url.relativePath): \(WholeFile.notRegularReason). Check the path.")
     } catch {
       let reason = FileManager.default.fileExists(atPath: url.path) ? "it could not be read" : "there is no such file"
-      throw DoppelError("Could not read the cassette \(url.relativePath): \(reason). Check the path.")
+      throw DoppelError.cassette("Could not read the cassette \(url.relativePath): \(reason). Check the path.")
     }
     // Named as the caller wrote it: a relative file URL stays relative.
     return try Cassette(data: data, file: url.relativePath)
@@ -76,7 +76,7 @@ public struct Cassette: Sendable, Equatable {
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try data.write(to: url, options: .atomic)
     } catch {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "Could not write the cassette \(url.path): \((error as NSError).localizedDescription). Check that the folder is writable."
       )
     }
@@ -95,6 +95,6 @@ public struct Cassette: Sendable, Equatable {
         problems.append(error.message(place: place?(index, error.field) ?? file, index: index))
       }
     }
-    guard problems.isEmpty else { throw DoppelError(problems.joined(separator: "\n")) }
+    guard problems.isEmpty else { throw DoppelError.cassette(problems.joined(separator: "\n")) }
   }
 }

@@ -98,10 +98,10 @@ public enum CassetteLint {
     do {
       data = try WholeFile.read(url)
     } catch is WholeFile.NotRegular {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "Could not read the cassette \(url.path) to lint it: \(WholeFile.notRegularReason). Check the path.")
     } catch {
-      throw DoppelError("Could not read the cassette \(url.path) to lint it. Check the path.")
+      throw DoppelError.cassette("Could not read the cassette \(url.path) to lint it. Check the path.")
     }
     return try scan(data, file: url.path, redaction: redaction)
   }
@@ -114,7 +114,7 @@ public enum CassetteLint {
     do {
       json = try JSONValue(parsing: data)
     } catch {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "\(file): is not valid JSON, so it cannot be linted. A HAR file is one JSON document; check that it is complete."
       )
     }

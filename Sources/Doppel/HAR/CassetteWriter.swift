@@ -74,7 +74,7 @@ package final class CassetteWriter: Sendable {
         try FileManager.default.createDirectory(
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       } catch {
-        throw DoppelError(
+        throw DoppelError.cassette(
           "Could not write the cassette \(url.path): \((error as NSError).localizedDescription). Check that the folder is writable."
         )
       }
@@ -105,7 +105,7 @@ package final class CassetteWriter: Sendable {
         do {
           har = try Cassette.load(from: url).har
         } catch {
-          throw DoppelError(
+          throw DoppelError.cassette(
             "Could not add the recording to the cassette \(url.path): another program changed it, and it cannot be read now: \(error) Fix or delete the file, then record again."
           )
         }
@@ -146,7 +146,7 @@ package final class CassetteWriter: Sendable {
     do {
       try data.write(to: url, options: .atomic)
     } catch {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "Could not write the cassette \(url.path): \((error as NSError).localizedDescription). Check that the folder is writable."
       )
     }

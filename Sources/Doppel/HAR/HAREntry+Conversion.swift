@@ -62,7 +62,7 @@ extension HAREntry {
     do {
       return try recordedRequest()
     } catch {
-      throw DoppelError("HAR entry \(request.method) \(request.url): \(error.field): \(error.reason)")
+      throw DoppelError.cassette("HAR entry \(request.method) \(request.url): \(error.field): \(error.reason)")
     }
   }
 
@@ -78,7 +78,7 @@ extension HAREntry {
     do {
       return try replayResponse(for: method)
     } catch {
-      throw DoppelError("HAR entry \(request.method) \(request.url): \(error.field): \(error.reason)")
+      throw DoppelError.cassette("HAR entry \(request.method) \(request.url): \(error.field): \(error.reason)")
     }
   }
 

@@ -15,7 +15,7 @@ struct HARReading {
     self.file = file
     self.positions = positions
     if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "\(file):\(positions.position(offset)): the file is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. A HAR file is UTF-8 JSON; export the capture again."
       )
     }
@@ -23,7 +23,7 @@ struct HARReading {
       root = try PositionedJSONParser.parse(
         bytes, whenEmpty: "the file is empty; a HAR file is a JSON object such as {\"log\": {\"entries\": []}}")
     } catch {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "\(file):\(positions.position(error.offset)): malformed JSON: \(error.message). A HAR file is one JSON document; check that the export finished and that the file was not cut short."
       )
     }
@@ -31,7 +31,7 @@ struct HARReading {
       har = try HARTreeReader.file(root)
     } catch {
       let path = HARTreeReader.path(to: error.offset, in: root)
-      throw DoppelError(
+      throw DoppelError.cassette(
         "\(file):\(positions.position(error.offset)): \(path.isEmpty ? "" : path + ": ")\(error.message)")
     }
   }

@@ -53,7 +53,7 @@ extension Backend {
     }
     let name = url.lastPathComponent
     if mode == .none && !shelf.exists {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "The cassette \(name) does not exist at \(url.path), and the record mode is none. To record it, run: \(command(.once))"
       )
     }
@@ -172,7 +172,7 @@ public final class InsertedCassette: Sendable {
     try CassetteShelf.shared.record(entries, into: url, mode: mode, redaction: redaction)
     let lost = backend.journal(since: journalStart).dropped
     if lost > 0 {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "\(url.lastPathComponent): \(lost) of the requests sent while recording were dropped from the backend's journal (journalLimit: \(backend.journalLimit ?? 0)) before they could be saved. Record with a backend that has no journal limit."
       )
     }

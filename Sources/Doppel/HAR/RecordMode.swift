@@ -54,7 +54,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
   ) throws -> RecordMode {
     guard let value = environment[environmentVariable], !value.isEmpty else { return mode }
     guard let chosen = RecordMode(name: value) else {
-      throw DoppelError(
+      throw DoppelError.cassette(
         "\(environmentVariable)=\(value) is not a record mode. Use none, once, newEpisodes or all, or unset \(environmentVariable)."
       )
     }

@@ -426,7 +426,7 @@ extension JSONValue {
   /// `value` as JSON, encoded and read back without `JSONDecoder`.
   init<T: Encodable>(fastEncoding value: T) throws {
     guard let json = JSONValue(reading: Array(try JSONEncoder().encode(value))) else {
-      throw DoppelError("Could not read back the JSON just written for \(T.self).")
+      throw DoppelError.cassette("Could not read back the JSON just written for \(T.self).")
     }
     self = json
   }

@@ -1,12 +1,53 @@
-/// An error raised by Doppel itself: bad input in a stub, a response that could not be built, a
-/// backend that is misused. Its `description` says what went wrong and how to fix it.
+/// An error raised by Doppel itself: bad input in a stub, a manifest, a cassette or a document, a
+/// response that could not be built, a backend that is misused. Its `description` is its message:
+/// what went wrong, where, and how to fix it.
+///
+/// A program that handles Doppel's errors switches on ``kind``; ``location`` says where the problem
+/// is, when Doppel knows (a manifest's file, line and column):
+///
+/// ```swift
+/// do {
+///   try backend.addStubs(from: Manifest.load(contentsOf: manifestURL))
+/// } catch where error.kind == .manifest {
+///   print("Fix \(error.location?.filePath ?? "the manifest"): \(error)")
+/// }
+/// ```
 public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The full message: what went wrong, where, and the fix.
   public let message: String
 
+  /// What an error is about, for a program to handle: a `switch` over it names every kind.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// A stub, matcher or response that cannot work as written (an invalid URL or path template,
+    /// a value that does not encode, a template that does not parse, an empty sequence).
+    case invalidStub
+    /// A request no stub matched: the message is the near-miss report.
+    case unmatchedRequest
+    /// A file Doppel was asked to read or write and could not (a body file, a lock).
+    case file
+    /// A manifest or a fixture directory.
+    case manifest
+    /// A HAR cassette, or recording one.
+    case cassette
+    /// An OpenAPI document, or a request or answer checked against one.
+    case openAPI
+    /// The stub server, its admin API, or `DoppelRemote`'s exchange with it.
+    case server
+    /// Doppel used in a way it cannot serve: a backend that no longer exists, a task type
+    /// URLSession does not hand to Doppel, a body asked for that the request does not have.
+    case usage
+  }
+
+  /// What the error is about.
+  public let kind: Kind
+
+  /// Where the problem is, when Doppel knows: a manifest's or cassette's file with the line and
+  /// column of the first problem (`fileID` is the file's name). `nil` otherwise.
+  public let location: CodeLocation?
+
   /// What kind of mistake a stub read from outside a manifest (sent to the stub server's admin
   /// API) has, for the admin API's status.
-  package enum Kind: Sendable {
+  package enum Refusal: Sendable {
     /// Not what the admin API's document describes: 400.
     case malformed
     /// Only reaching beyond what the user allowed (a file outside the folder given for such
@@ -18,15 +59,42 @@ public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
     case unprocessable
   }
 
-  /// The kind of mistake; ``Kind/malformed`` unless the reader said otherwise.
-  package var kind = Kind.malformed
+  /// The kind of mistake for the admin API; ``Refusal/malformed`` unless the reader said otherwise.
+  package var refusal = Refusal.malformed
 
-  /// Creates an error with a message.
-  public init(_ message: String) { self.message = message }
+  /// Creates an error with a message, what it is about, and where, when known.
+  public init(_ message: String, kind: Kind = .usage, location: CodeLocation? = nil) {
+    self.message = message
+    self.kind = kind
+    self.location = location
+  }
 
   /// The message.
   public var description: String { message }
 
   /// Whether two errors say the same thing (their messages are equal).
   public static func == (lhs: DoppelError, rhs: DoppelError) -> Bool { lhs.message == rhs.message }
+}
+
+extension DoppelError {
+  /// A stub, matcher or response that cannot work as written.
+  package static func invalidStub(_ message: String) -> DoppelError { DoppelError(message, kind: .invalidStub) }
+  /// A request no stub matched, with its near-miss report.
+  package static func unmatchedRequest(_ report: String) -> DoppelError { DoppelError(report, kind: .unmatchedRequest) }
+  /// A file that could not be read or written.
+  package static func file(_ message: String) -> DoppelError { DoppelError(message, kind: .file) }
+  /// A manifest or fixture directory problem.
+  package static func manifest(_ message: String, at location: CodeLocation? = nil) -> DoppelError {
+    DoppelError(message, kind: .manifest, location: location)
+  }
+  /// A cassette problem.
+  package static func cassette(_ message: String, at location: CodeLocation? = nil) -> DoppelError {
+    DoppelError(message, kind: .cassette, location: location)
+  }
+  /// An OpenAPI document problem, or a violation of one.
+  package static func openAPI(_ message: String) -> DoppelError { DoppelError(message, kind: .openAPI) }
+  /// A stub server, admin API or `DoppelRemote` problem.
+  package static func server(_ message: String) -> DoppelError { DoppelError(message, kind: .server) }
+  /// Doppel used in a way it cannot serve.
+  package static func usage(_ message: String) -> DoppelError { DoppelError(message, kind: .usage) }
 }

@@ -23,12 +23,12 @@ enum FixtureDirectory {
   static func stubs(in root: URL) throws(DoppelError) -> [ManifestStub] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
-      throw DoppelError(
+      throw DoppelError.manifest(
         "the fixture directory \(root.path) does not exist. Create it, with one directory per host (\(root.path)/api.example.com/breeds.json), or fix the path."
       )
     }
     guard isDirectory.boolValue else {
-      throw DoppelError(
+      throw DoppelError.manifest(
         "\(root.path) is a file, not a fixture directory. Name the directory that holds the host directories.")
     }
     var files: [FixtureFile] = []
@@ -36,7 +36,7 @@ enum FixtureDirectory {
       let url = root.appendingPathComponent(entry)
       guard try isDirectoryEntry(url) else {
         if entry == "doppel.json" { continue }
-        throw DoppelError(
+        throw DoppelError.manifest(
           "the file \(url.path) is not inside a host directory. Move it to \(root.path)/<host>/\(entry) (for example api.example.com/\(entry)), or to \(root.path)/_/\(entry) to serve it on every host."
         )
       }
@@ -51,7 +51,7 @@ enum FixtureDirectory {
     do {
       return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.sorted()
     } catch {
-      throw DoppelError("could not list the fixture directory \(directory.path): \(error.localizedDescription).")
+      throw DoppelError.manifest("could not list the fixture directory \(directory.path): \(error.localizedDescription).")
     }
   }
 
@@ -72,7 +72,7 @@ enum FixtureDirectory {
       let url = directory.appendingPathComponent(name)
       if try isDirectoryEntry(url) {
         guard let decoded = name.removingPercentEncoding else {
-          throw DoppelError(
+          throw DoppelError.manifest(
             "the directory name \"\(name)\" in \(directory.path) has a bad percent-escape; write % as %25.")
         }
         subdirectories.insert(decoded)
@@ -138,13 +138,13 @@ private struct FixtureName {
     guard let decoded = String(rest).removingPercentEncoding,
       let decodedExtension = fileExtension.map({ $0.removingPercentEncoding }) ?? .some(nil)
     else {
-      throw DoppelError("the file name \"\(name)\" in \(directory.path) has a bad percent-escape; write % as %25.")
+      throw DoppelError.manifest("the file name \"\(name)\" in \(directory.path) has a bad percent-escape; write % as %25.")
     }
     baseName = decoded
     fileExtension = decodedExtension
     if let queryText {
       guard let items = QueryItem.parse(queryText), !items.isEmpty else {
-        throw DoppelError(
+        throw DoppelError.manifest(
           "the file name \"\(name)\" in \(directory.path) has \"@\" but no query after it. Write the query as in a URL (breeds@page=2.json), or write a literal @ as %40."
         )
       }

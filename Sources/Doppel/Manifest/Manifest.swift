@@ -65,9 +65,9 @@ public struct Manifest: Sendable {
     let bytes = [UInt8](data)
     let reader = ManifestReader(url: url, bytes: bytes)
     if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
-      throw DoppelError(
-        "\(reader.displayPath):\(reader.position(offset)): the manifest is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. Save the file as UTF-8."
-      )
+      throw DoppelError.manifest(
+        "\(reader.displayPath):\(reader.position(offset)): the manifest is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. Save the file as UTF-8.",
+        at: reader.location(offset))
     }
     let root: PositionedJSON
     do {
@@ -75,11 +75,15 @@ public struct Manifest: Sendable {
       // only where a reader needs one (a request's JSON body to match).
       root = try PositionedJSONParser.parse(bytes, deferring: ["json", "jsonContaining"])
     } catch {
-      throw DoppelError("\(reader.displayPath):\(reader.position(error.offset)): malformed JSON: \(error.message).")
+      throw DoppelError.manifest(
+        "\(reader.displayPath):\(reader.position(error.offset)): malformed JSON: \(error.message).",
+        at: reader.location(error.offset))
     }
     let document = reader.document(root)
     let problems = reader.log.sorted
-    guard problems.isEmpty else { throw DoppelError(problems.map(\.message).joined(separator: "\n")) }
+    if let first = problems.first {
+      throw DoppelError.manifest(problems.map(\.message).joined(separator: "\n"), at: reader.location(first.offset))
+    }
     self.url = url
     description = document.description
     stubs = document.stubs
@@ -113,7 +117,7 @@ public struct Manifest: Sendable {
   public static func load(contentsOf url: URL) throws(DoppelError) -> Manifest {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      throw DoppelError(
+      throw DoppelError.manifest(
         "\(url.relativePath): no such file or directory. Pass the manifest file, or the directory holding \(defaultFileName)."
       )
     }
@@ -126,9 +130,9 @@ public struct Manifest: Sendable {
     do {
       data = try WholeFile.read(file)
     } catch is WholeFile.NotRegular {
-      throw DoppelError("\(file.relativePath): could not read the manifest: \(WholeFile.notRegularReason).")
+      throw DoppelError.manifest("\(file.relativePath): could not read the manifest: \(WholeFile.notRegularReason).")
     } catch {
-      throw DoppelError("\(file.relativePath): could not read the manifest: \(error.localizedDescription).")
+      throw DoppelError.manifest("\(file.relativePath): could not read the manifest: \(error.localizedDescription).")
     }
     return try Manifest(data: data, url: file)
   }
@@ -142,7 +146,7 @@ public struct Manifest: Sendable {
   ) throws(DoppelError) -> Manifest {
     guard let url = bundle.url(forResource: name, withExtension: "json", subdirectory: subdirectory) else {
       let place = subdirectory.map { " in \($0)/" } ?? ""
-      throw DoppelError(
+      throw DoppelError.manifest(
         "The manifest \(name).json\(place) is not in the bundle at \(bundle.bundleURL.path). Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder."
       )
     }
@@ -158,11 +162,11 @@ public struct Manifest: Sendable {
     guard !scenarioNames.contains(name) else { return name }
     let place = scenariosPosition.map { "\(url.path):\($0): scenarios: " } ?? "\(url.path): "
     guard !scenarios.isEmpty else {
-      throw DoppelError(
+      throw DoppelError.manifest(
         "\(place)there is no scenario \"\(name)\" (\(source)): the manifest has no scenarios. Add \"scenarios\": {\"\(name)\": {\"stubs\": [ … ]}}, or choose no scenario."
       )
     }
-    throw DoppelError(
+    throw DoppelError.manifest(
       "\(place)there is no scenario \"\(name)\" (\(source)).\(Suggestion.didYouMean(name, in: scenarioNames)) The scenarios are: \(scenarioNames.joined(separator: ", "))."
     )
   }

@@ -5,7 +5,7 @@ struct ManifestProblem: Error, Sendable {
   let offset: Int
   let message: String
   /// What kind of problem it is, so the admin API can answer 403 or 422 rather than 400.
-  var kind = DoppelError.Kind.malformed
+  var refusal = DoppelError.Refusal.malformed
 }
 
 /// The problems a manifest reader found so far. The reader keeps reading past a problem wherever

@@ -45,19 +45,19 @@ struct ManifestReader {
   }
 
   /// A problem that is only that a stub from the admin API reaches beyond what the server allows
-  /// (``DoppelError/Kind/beyondReach``).
+  /// (``DoppelError/Refusal/beyondReach``).
   func beyondReach(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
     var problem = error(at: node.offset, path, message)
-    problem.kind = .beyondReach
+    problem.refusal = .beyondReach
     return problem
   }
 
   /// A problem a JSON schema cannot describe: values each well formed that contradict each other
   /// (a minimum above a maximum), a regular expression ICU does not compile
-  /// (``DoppelError/Kind/unprocessable``).
+  /// (``DoppelError/Refusal/unprocessable``).
   func unprocessable(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
     var problem = error(at: node.offset, path, message)
-    problem.kind = .unprocessable
+    problem.refusal = .unprocessable
     return problem
   }
 

@@ -72,7 +72,7 @@ public struct ScenarioSelection: Sendable, ExpressibleByStringLiteral, CustomStr
       guard let flag = arguments.lastIndex(of: Self.launchArgument) else { return nil }
       let next = arguments.index(after: flag)
       guard next < arguments.endIndex, !arguments[next].isEmpty, !arguments[next].hasPrefix("-") else {
-        throw DoppelError(
+        throw DoppelError.manifest(
           "The launch argument \(Self.launchArgument) needs a scenario name after it, as in \(Self.launchArgument) empty."
         )
       }

@@ -41,7 +41,7 @@ extension Matcher {
       let json = try JSONValue(encoding: value, encoder: encoder)
       return jsonMatcher(json, subset: false).wired(.json(json))
     } catch {
-      return Matcher(.invalid(DoppelError("Could not encode \(T.self) for .jsonBody in a stub: \(error).")))
+      return Matcher(.invalid(DoppelError.invalidStub("Could not encode \(T.self) for .jsonBody in a stub: \(error).")))
     }
   }
 

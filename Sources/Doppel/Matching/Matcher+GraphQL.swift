@@ -37,7 +37,7 @@ extension Matcher {
       return graphQLMatcher(GraphQLPattern(operation: operation, variables: json, exactVariables: exactVariables))
     } catch {
       return Matcher(
-        .invalid(DoppelError("Could not encode \(Variables.self) as the variables of .graphQL(operation:): \(error).")))
+        .invalid(DoppelError.invalidStub("Could not encode \(Variables.self) as the variables of .graphQL(operation:): \(error).")))
     }
   }
 
@@ -120,21 +120,21 @@ struct GraphQLPattern: Sendable {
   /// Why the pattern can match nothing, if it cannot.
   var problem: DoppelError? {
     if operation == nil && persistedQueryHash == nil {
-      return DoppelError(
+      return DoppelError.invalidStub(
         "A GraphQL matcher needs an operation name or a persisted query hash. Use .graphQL(operation: \"Breeds\") or .graphQL(persistedQueryHash: …)."
       )
     }
     if operation?.isEmpty == true {
-      return DoppelError("A GraphQL matcher's operation name is empty. Give the operation's name, such as \"Breeds\".")
+      return DoppelError.invalidStub("A GraphQL matcher's operation name is empty. Give the operation's name, such as \"Breeds\".")
     }
     if persistedQueryHash?.isEmpty == true {
-      return DoppelError(
+      return DoppelError.invalidStub(
         "A GraphQL matcher's persisted query hash is empty. Give the query's SHA-256 hash, as sent in extensions.persistedQuery.sha256Hash."
       )
     }
     guard let variables else { return nil }
     guard case .object = variables else {
-      return DoppelError(
+      return DoppelError.invalidStub(
         "The variables of a GraphQL matcher must be a JSON object, such as [\"page\": 2]; found \(variables)."
       )
     }

@@ -82,7 +82,7 @@ extension Matcher {
     case .success(let parsed) where parsed.host == nil:
       return Matcher(
         .invalid(
-          DoppelError(
+          DoppelError.invalidStub(
             "Invalid URL \"\(string)\" in .url(exactly:): it needs a scheme and a host, such as \"https://api.example.com/breeds.json\"; use .url(_:) or .path(_:) to match a path on any host."
           )))
     case .success(let parsed):

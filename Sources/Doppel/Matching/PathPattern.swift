@@ -46,7 +46,7 @@ struct PathTemplate: Sendable {
   }
 
   private static func problem(_ path: String, _ reason: String) -> DoppelError {
-    DoppelError("Invalid path template \"\(path)\" in a stub: \(reason). Write parameters as /users/{id}.")
+    DoppelError.invalidStub("Invalid path template \"\(path)\" in a stub: \(reason). Write parameters as /users/{id}.")
   }
 
   func match(_ path: String) -> [String: String]? {
@@ -86,7 +86,7 @@ struct Pattern: @unchecked Sendable {
       return .success(Pattern(regex: try NSRegularExpression(pattern: pattern), source: pattern))
     } catch {
       return .failure(
-        DoppelError(
+        DoppelError.invalidStub(
           "Invalid regular expression \"\(pattern)\" for the \(what) in a stub: \(error). Check the pattern's syntax (NSRegularExpression)."
         ))
     }

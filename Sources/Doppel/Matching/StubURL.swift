@@ -14,7 +14,7 @@ struct StubURL: Sendable {
   static func parse(_ string: String) -> Result<StubURL, DoppelError> {
     func failure(_ reason: String) -> Result<StubURL, DoppelError> {
       .failure(
-        DoppelError(
+        DoppelError.invalidStub(
           "Invalid URL \"\(string)\" in a stub: \(reason). Write an absolute URL such as "
             + "\"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."))
     }

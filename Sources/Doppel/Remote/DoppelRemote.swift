@@ -112,7 +112,7 @@ public struct DoppelRemote: Sendable {
     var object: [String: JSONValue] = ["request": try matcher.manifestRequest(), "response": response]
     if let times {
       guard times >= 1 else {
-        throw DoppelError("times: \(times) is not allowed; a stub answers at least once. Pass 1 or more, or nil.")
+        throw DoppelError.invalidStub("times: \(times) is not allowed; a stub answers at least once. Pass 1 or more, or nil.")
       }
       object["times"] = .number(Double(times))
     }
@@ -228,7 +228,7 @@ public struct DoppelRemote: Sendable {
     object["request"] = try matcher.manifestRequest()
     let answer = try await send("POST", "verify", body: .object(object))
     if answer["ok"] == .bool(false) {
-      throw DoppelError(answer["report"]?.stringValue ?? "The server's verification of \(matcher) failed.")
+      throw DoppelError.server(answer["report"]?.stringValue ?? "The server's verification of \(matcher) failed.")
     }
   }
 
@@ -253,7 +253,7 @@ public struct DoppelRemote: Sendable {
   ) async throws -> JSONValue {
     let (answer, _) = try await exchange(method, endpoint, query: query, body: body)
     guard let answer else {
-      throw DoppelError("The stub server's answer to \(method) \(adminPrefix)\(endpoint) is not JSON.")
+      throw DoppelError.server("The stub server's answer to \(method) \(adminPrefix)\(endpoint) is not JSON.")
     }
     return answer
   }
@@ -267,7 +267,7 @@ public struct DoppelRemote: Sendable {
     var components = URLComponents(string: base + adminPrefix + endpoint)
     if !query.isEmpty { components?.queryItems = query }
     guard let url = components?.url else {
-      throw DoppelError("\(base + adminPrefix + endpoint) is not a URL. Check the base URL and the admin prefix.")
+      throw DoppelError.server("\(base + adminPrefix + endpoint) is not a URL. Check the base URL and the admin prefix.")
     }
     var request = URLRequest(url: url)
     request.httpMethod = method
@@ -283,7 +283,7 @@ public struct DoppelRemote: Sendable {
     do {
       (data, response) = try await session.data(for: request)
     } catch {
-      throw DoppelError(
+      throw DoppelError.server(
         "Could not reach the stub server's admin API at \(url.absoluteString): \(error.localizedDescription). Check that the server runs at \(baseURL.absoluteString) with its admin API under \(adminPrefix) (doppel serve --admin-prefix)."
       )
     }
@@ -292,9 +292,9 @@ public struct DoppelRemote: Sendable {
     guard (200...299).contains(status) else {
       if let message = answer?["error"]?.stringValue {
         // The server's message names the fix (an option to start it with, or the token to pass).
-        throw DoppelError("The stub server refused \(method) \(adminPrefix)\(endpoint) (\(status)): \(message)")
+        throw DoppelError.server("The stub server refused \(method) \(adminPrefix)\(endpoint) (\(status)): \(message)")
       }
-      throw DoppelError(
+      throw DoppelError.server(
         "The stub server at \(baseURL.absoluteString) answered \(method) \(adminPrefix)\(endpoint) with \(status) and no admin API error: is it Doppel's stub server, with its admin API under \(adminPrefix)?"
       )
     }

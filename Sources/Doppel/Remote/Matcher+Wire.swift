@@ -55,7 +55,7 @@ extension Matcher {
     var exactQuery: Bool?
     func set(_ key: String, _ value: JSONValue, _ part: Matcher) throws(DoppelError) {
       if let existing = object[key], existing != value {
-        throw DoppelError(
+        throw DoppelError.invalidStub(
           "The matcher \(self) cannot be sent to a stub server: it has two \"\(key)\" conditions (\(part) and another), which a manifest request cannot hold. Keep one."
         )
       }
@@ -74,7 +74,7 @@ extension Matcher {
       case .pathRegex(let regex): try set("pathRegex", .string(regex), part)
       case .query(let items, let exactly):
         if let exactQuery, exactQuery != exactly {
-          throw DoppelError(
+          throw DoppelError.invalidStub(
             "The matcher \(self) cannot be sent to a stub server: it requires some query items exactly and others among more, which a manifest request cannot hold. Use one .query(…)."
           )
         }
@@ -83,7 +83,7 @@ extension Matcher {
       case .header(let name, let value):
         let written: JSONValue = value.map(JSONValue.string) ?? .bool(true)
         if let existing = headers[name], existing != written {
-          throw DoppelError(
+          throw DoppelError.invalidStub(
             "The matcher \(self) cannot be sent to a stub server: it has two conditions on the header \(name), which a manifest request cannot hold. Keep one."
           )
         }
@@ -99,7 +99,7 @@ extension Matcher {
     if let exactQuery { object[exactQuery ? "queryExactly" : "query"] = Self.pairs(query) }
     let bodies = ["json", "jsonContaining", "text", "form"].filter { object[$0] != nil }
     if bodies.count > 1 {
-      throw DoppelError(
+      throw DoppelError.invalidStub(
         "The matcher \(self) cannot be sent to a stub server: it matches the body two ways (\(bodies.joined(separator: " and "))), which a manifest request cannot hold. Keep one."
       )
     }
@@ -123,6 +123,6 @@ extension Matcher {
         "A manifest request can say: method, url (a URL, a path or a path template), host, pathGlob, pathRegex, query, headers (a value or present), json, jsonContaining, text (a UTF-8 body), form and graphql; closures, .url(regex:), .header(_:regex:), .query(has:), .scheme and .port alone cannot be sent."
     }
     let whole = whole.description == part.description ? "" : " (in \(whole))"
-    return DoppelError("The matcher \(part)\(whole) cannot be sent to a stub server. \(fix)")
+    return DoppelError.invalidStub("The matcher \(part)\(whole) cannot be sent to a stub server. \(fix)")
   }
 }

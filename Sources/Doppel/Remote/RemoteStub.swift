@@ -18,7 +18,7 @@ public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
 
   init(_ json: JSONValue) throws {
     guard let id = json["id"]?.intValue else {
-      throw DoppelError(
+      throw DoppelError.server(
         "The stub server's description of a stub has no \"id\": is the server a Doppel of this version?")
     }
     self.id = id
@@ -52,7 +52,7 @@ public struct RemoteJournalEntry: Sendable, CustomStringConvertible {
   init(_ json: JSONValue) throws {
     guard let index = json["index"]?.intValue, let urlText = json["url"]?.stringValue, let url = URL(string: urlText)
     else {
-      throw DoppelError("The stub server's journal entry has no index or URL: is the server a Doppel of this version?")
+      throw DoppelError.server("The stub server's journal entry has no index or URL: is the server a Doppel of this version?")
     }
     self.index = index
     var headers = HTTPHeaders()

@@ -48,7 +48,7 @@ extension Response {
         return .object(object)
       }
       guard let code = (failure as? URLError)?.code, let name = URLErrorCodeName.name(of: code) else {
-        throw DoppelError(
+        throw DoppelError.invalidStub(
           "The failure \(failure) cannot be sent to a stub server: a manifest's \"error\" is a URLError code (.error(.timedOut), .error(.notConnectedToInternet), …)."
         )
       }
@@ -58,7 +58,7 @@ extension Response {
     }
     if let problem { throw problem }
     if webSocket != nil {
-      throw DoppelError(
+      throw DoppelError.invalidStub(
         "A WebSocket response cannot be sent to a stub server through DoppelRemote: write the stub in the server's manifest instead (a response with \"websocket\": {\"onConnect\": […], \"on\": […]})."
       )
     }
@@ -88,7 +88,7 @@ extension Response {
     case .data(let data):
       if !data.isEmpty {
         guard let text = String(data: data, encoding: .utf8) else {
-          throw DoppelError(
+          throw DoppelError.invalidStub(
             "A response body of \(data.count) bytes that is not UTF-8 text cannot be sent to a stub server: a manifest body is text, JSON or a file. Write the bytes to a file and use .file(_:)."
           )
         }
@@ -155,7 +155,7 @@ extension Responder {
       if let cassette = proxy.cassette { settings["record"] = .string(cassette.standardizedFileURL.path) }
       return ["proxy": .object(settings)]
     case .handler:
-      throw DoppelError(
+      throw DoppelError.invalidStub(
         "A closure responder cannot be sent to a stub server: it runs only in the process that made it. Send a fixed response or a .sequence([…]); for an answer that depends on the request, add a stub per case."
       )
     case .sequence(let responses, let end):

@@ -26,10 +26,10 @@ package struct StubDefinition: Sendable {
     guard problems.isEmpty, let read else {
       let message =
         problems.isEmpty ? "\(source): the stub could not be read." : problems.map(\.message).joined(separator: "\n")
-      var error = Self.renamed(DoppelError(message), reader: reader, source: source)
+      var error = Self.renamed(DoppelError.invalidStub(message), reader: reader, source: source)
       // One kind for the whole: a malformed part makes the request malformed.
-      let kinds = Set(problems.map(\.kind))
-      error.kind = kinds.count == 1 ? kinds.first! : .malformed
+      let kinds = Set(problems.map(\.refusal))
+      error.refusal = kinds.count == 1 ? kinds.first! : .malformed
       throw error
     }
     stub = read
@@ -56,14 +56,14 @@ package struct StubDefinition: Sendable {
 
   static func parse(_ data: Data, source: String) throws(DoppelError) -> PositionedJSON {
     guard String(data: data, encoding: .utf8) != nil else {
-      throw DoppelError("\(source): the JSON is not UTF-8 text. Send UTF-8.")
+      throw DoppelError.invalidStub("\(source): the JSON is not UTF-8 text. Send UTF-8.")
     }
     let bytes = [UInt8](data)
     do {
       return try PositionedJSONParser.parse(bytes, whenEmpty: "the body is empty")
     } catch {
       let message = error.message
-      throw DoppelError("\(source):\(TextPosition(offset: error.offset, in: bytes)): malformed JSON: \(message).")
+      throw DoppelError.invalidStub("\(source):\(TextPosition(offset: error.offset, in: bytes)): malformed JSON: \(message).")
     }
   }
 
@@ -73,7 +73,7 @@ package struct StubDefinition: Sendable {
     let lines = error.message.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       line.hasPrefix(reader.displayPath) ? source + line.dropFirst(reader.displayPath.count) : String(line)
     }
-    return DoppelError(lines.joined(separator: "\n"))
+    return DoppelError.invalidStub(lines.joined(separator: "\n"))
   }
 
   /// The largest `count`, `atLeast` or `atMost` a verification takes: 2^53 - 1, the largest whole
@@ -122,8 +122,8 @@ package struct StubDefinition: Sendable {
       }
       return (matcher, (low ?? 0)...(high ?? Int.max), nil)
     } catch {
-      var renamed = renamed(DoppelError(error.message), reader: reader, source: source)
-      renamed.kind = error.kind
+      var renamed = renamed(DoppelError.invalidStub(error.message), reader: reader, source: source)
+      renamed.refusal = error.refusal
       throw renamed
     }
   }

@@ -30,7 +30,7 @@ struct FileTemplate: Sendable {
 
   /// The pieces of the file's text as it is now.
   func pieces() -> Result<[ResponseTemplate.Piece], DoppelError> {
-    read().flatMap { pieces(of: $0) }.mapError { DoppelError($0.sentence) }
+    read().flatMap { pieces(of: $0) }.mapError { DoppelError.file($0.sentence) }
   }
 
   /// The file's bytes: a regular file (not a device or a pipe, which may never end) of at most

@@ -56,7 +56,7 @@ extension ResponseTemplate {
   /// The template of a response built in code, or the problem that makes it unusable.
   static func make(from response: Response, seed: UInt64) -> Result<ResponseTemplate, DoppelError> {
     func parsed(_ text: String, _ place: String) -> Result<[Piece], DoppelError> {
-      parse(text, captures: nil).mapError { DoppelError("The template \(place) \"\(text)\": \($0.message)") }
+      parse(text, captures: nil).mapError { DoppelError.invalidStub("The template \(place) \"\(text)\": \($0.message)") }
     }
     var body: [Piece]?
     var bodyFile: FileTemplate?
@@ -67,14 +67,14 @@ extension ResponseTemplate {
       // Checked now when the file is there; read again for each request, as a file body is.
       let file = FileTemplate(url: url, captures: nil, removal: "remove .templated()")
       if case .success(let data) = file.read(), case .failure(let problem) = file.pieces(of: data) {
-        return .failure(DoppelError(problem.sentence))
+        return .failure(DoppelError.invalidStub(problem.sentence))
       }
       bodyFile = file
     case .data(let data):
       if !data.isEmpty {
         guard let text = String(data: data, encoding: .utf8) else {
           return .failure(
-            DoppelError("A templated response's body must be UTF-8 text; this one is \(data.count) bytes that are not.")
+            DoppelError.invalidStub("A templated response's body must be UTF-8 text; this one is \(data.count) bytes that are not.")
           )
         }
         switch parsed(text, "body") {

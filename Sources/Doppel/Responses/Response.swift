@@ -220,15 +220,15 @@ public struct Response: Sendable {
     do {
       return try WholeFile.read(url, limit: fileBodySizeLimit)
     } catch let tooLarge as WholeFile.TooLarge {
-      throw DoppelError(
+      throw DoppelError.file(
         "Could not read the response body file \(url.path): it is \(tooLarge.size) bytes, more than the 64 MiB a file body may be (Response.fileBodySizeLimit), since it is read whole and kept in memory. Point the stub at a smaller file, or build the body in a handler closure."
       )
     } catch is WholeFile.NotRegular {
-      throw DoppelError(
+      throw DoppelError.file(
         "Could not read the response body file \(url.path): \(WholeFile.notRegularReason). Point the stub at a regular file."
       )
     } catch {
-      throw DoppelError(
+      throw DoppelError.file(
         "Could not read the response body file \(url.path): \(Self.reason(error)). Check that the file exists and is readable; for a fixture shipped with a target, declare it in the target's resources and load it with .resource(_:withExtension:in:)."
       )
     }
@@ -279,7 +279,7 @@ extension Response {
     do {
       source = .data(try encoder.encode(value))
     } catch {
-      source = .problem(DoppelError("Could not encode \(T.self) as the JSON body of a response: \(error)."))
+      source = .problem(DoppelError.invalidStub("Could not encode \(T.self) as the JSON body of a response: \(error)."))
     }
     return Response(status: status, headers: headers, body: Body(source: source, contentType: "application/json"))
   }
@@ -320,7 +320,7 @@ extension Response {
         status: status, headers: headers,
         body: Body(
           source: .problem(
-            DoppelError(
+            DoppelError.invalidStub(
               "The resource \(file)\(place) is not in the bundle at \(bundle.bundleURL.path). Add it to the target's resources in Package.swift (for example resources: [.copy(\"Fixtures\")]) and pass subdirectory: when it is inside a folder."
             )),
           contentType: nil))

@@ -149,7 +149,7 @@ struct ResponseTemplate: Sendable {
   /// The problem of a rendering that stopped at ``answerSizeLimit``, naming `stub` (`declared at
   /// doppel.json:3 (GET /echo)`) when known.
   static func tooLarge(stub: String?) -> DoppelError {
-    DoppelError(
+    DoppelError.invalidStub(
       "\(stub.map { "The stub \($0) has a templated answer that" } ?? "A templated answer") would be larger than 16 MiB, the cap on a generated answer; rendering stopped there. Repeat large values ({{body}}, {{json./…}}) fewer times in the template, or answer with a fixed body or a file."
     )
   }
@@ -311,7 +311,7 @@ enum StubTemplate: Sendable {
           case .repeatLast: index = responses.count - 1
           case .cycle: index = call % responses.count
           case .fail:
-            throw DoppelError(
+            throw DoppelError.invalidStub(
               "The stub answered all \(responses.count) responses of its sequence; this was call \(call + 1). Add responses, or write \"then\": \"repeatLast\" or \"cycle\"."
             )
           }

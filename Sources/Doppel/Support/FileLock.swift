@@ -33,14 +33,14 @@ enum FileLock {
       let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
       guard descriptor >= 0 else {
         let reason = String(cString: strerror(errno))
-        throw DoppelError(
+        throw DoppelError.file(
           "Could not lock \(what) to write it: creating \(path) failed (\(reason)). Check that the folder is writable.")
       }
       while flock(descriptor, LOCK_EX) != 0 {
         guard errno == EINTR else {
           let reason = String(cString: strerror(errno))
           close(descriptor)
-          throw DoppelError("Could not lock \(what) to write it: locking \(path) failed (\(reason)).")
+          throw DoppelError.file("Could not lock \(what) to write it: locking \(path) failed (\(reason)).")
         }
       }
       var held = stat()

@@ -24,15 +24,26 @@ func snippet_Doppel_FixturesAndScenarios_L15() async throws {
   _ = model
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:234
-func snippet_Doppel_FixturesAndScenarios_L234() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:61
+func snippet_Doppel_FixturesAndScenarios_L61() async throws {
+  do {
+    try backend.addStubs(from: Manifest.load(contentsOf: manifestURL))
+  } catch where error.kind == .manifest {
+    print("\(error.location?.filePath ?? "manifest"):\(error.location?.line ?? 0): \(error.message)")
+  } catch {
+    print(error)
+  }
+}
+
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:249
+func snippet_Doppel_FixturesAndScenarios_L249() async throws {
   backend.stub(
     .get("https://api.example.com/users/{id}"),
     Response.json(raw: #"{"id": "{{path.id}}", "seen": "{{now}}"}"#).templated())
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:252
-func snippet_Doppel_FixturesAndScenarios_L252() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:267
+func snippet_Doppel_FixturesAndScenarios_L267() async throws {
   let empty = try Backend(manifest: manifest, scenario: "empty")  // chosen in code
   let base = try Backend(manifest: manifest, scenario: .base)     // the base stubs only
   let chosen = try Backend(manifest: manifest)                    // .automatic: from the environment
@@ -42,15 +53,15 @@ func snippet_Doppel_FixturesAndScenarios_L252() async throws {
   _ = chosen
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:328
-func snippet_Doppel_FixturesAndScenarios_L328() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:343
+func snippet_Doppel_FixturesAndScenarios_L343() async throws {
   let requester = BreedRequester(session: backend.session, url: breedsURL)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:337
-func snippet_Doppel_FixturesAndScenarios_L337() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:352
+func snippet_Doppel_FixturesAndScenarios_L352() async throws {
   struct BreedRequester {
     let loader: any HTTPDataLoading
     func breeds() async throws -> [Breed] {
@@ -66,22 +77,22 @@ func snippet_Doppel_FixturesAndScenarios_L337() async throws {
   _ = test
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:353
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:368
 protocol DataLoading: Sendable {
   func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }
 extension URLSession: DataLoading {}
 extension BackendDataLoader: DataLoading {}  // in the test target
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:364
-func snippet_Doppel_FixturesAndScenarios_L364() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:379
+func snippet_Doppel_FixturesAndScenarios_L379() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:372
-func snippet_Doppel_FixturesAndScenarios_L372() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:387
+func snippet_Doppel_FixturesAndScenarios_L387() async throws {
   struct BreedLoader {
     let loadData: @Sendable (URL) async throws -> Data
 

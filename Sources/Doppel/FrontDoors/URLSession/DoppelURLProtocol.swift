@@ -106,12 +106,12 @@ class DoppelURLProtocol: URLProtocol {
       }
     }
     guard let route, let backend = route.backend.object else {
-      let failure = DoppelError(Self.missingBackendMessage(id: routeID, request: request))
+      let failure = DoppelError.usage(Self.missingBackendMessage(id: routeID, request: request))
       deliverNow([.fail(failure)], generation: generation)
       return
     }
     if platform.refusesDownloadTasks, task is URLSessionDownloadTask {
-      let failure = DoppelError(Self.nativeDownloadMessage(request))
+      let failure = DoppelError.usage(Self.nativeDownloadMessage(request))
       backend.issueReporter.report(DoppelIssue(failure.message))
       deliverNow([.fail(failure)], generation: generation)
       return
@@ -135,7 +135,7 @@ class DoppelURLProtocol: URLProtocol {
     if incoming.body == nil, task is URLSessionUploadTask {
       // The task holds a body the protocol was not given: answering without it would let body
       // matchers and the journal see a request that was never sent.
-      let failure = DoppelError(Self.unseenUploadBodyMessage(request))
+      let failure = DoppelError.usage(Self.unseenUploadBodyMessage(request))
       backend.issueReporter.report(DoppelIssue(failure.message))
       deliverNow([.fail(failure)], generation: generation)
       return

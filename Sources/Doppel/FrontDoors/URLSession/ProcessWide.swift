@@ -151,7 +151,7 @@ extension Backend {
   public func interceptProcessWide() throws {
     try ProcessWide.state.withLock { state in
       if state.backend == id { return }
-      if state.backend != 0 { throw DoppelError(ProcessWide.busyMessage) }
+      if state.backend != 0 { throw DoppelError.usage(ProcessWide.busyMessage) }
       ProcessWide.install(for: id)
       state.backend = id
     }

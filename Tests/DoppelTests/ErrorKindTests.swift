@@ -1,0 +1,87 @@
+import Doppel
+import Foundation
+import Testing
+
+/// A program can handle Doppel's errors: each carries a kind a `switch` matches and, where Doppel
+/// knows it, where the problem is; its message (and what it prints as) is unchanged.
+@Suite struct ErrorKindTests {
+  private func error(_ body: () throws -> Void) -> DoppelError? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return error as? DoppelError
+    }
+  }
+
+  @Test func aManifestErrorIsOfKindManifestAndNamesItsFirstProblemsPosition() throws {
+    let url = URL(fileURLWithPath: "/App/doppel.json")
+    let json = "{\n  \"stubs\": [\n    {\"request\": \"/a\", \"response\": {\"status\": 200,}}\n  ]\n}"
+    let failure = try #require(error { _ = try Manifest(data: Data(json.utf8), url: url) })
+    #expect(failure.kind == .manifest)
+    #expect(
+      failure.message
+        == #"/App/doppel.json:3:50: malformed JSON: expected a key after ",", found "}"; JSON does not allow a trailing comma."#
+    )
+    #expect("\(failure)" == failure.message)
+    #expect(failure.location?.filePath == "/App/doppel.json")
+    #expect(failure.location?.fileName == "doppel.json")
+    #expect(failure.location?.line == 3)
+    #expect(failure.location?.column == 50)
+
+    let problems = #"{"stubs": [{"request": "GET /a", "response": {"status": 200}}, {"request": "/b"}], "seed": "x"}"#
+    let second = try #require(error { _ = try Manifest(data: Data(problems.utf8), url: url) })
+    #expect(second.kind == .manifest)
+    // Several problems, one line each in the order of the file: the location is the first one's.
+    let location = try #require(second.location)
+    #expect(second.message.split(separator: "\n").count >= 2)
+    #expect(second.message.hasPrefix("/App/doppel.json:\(location.line):\(location.column): "))
+  }
+
+  @Test func aCassetteErrorIsOfKindCassette() throws {
+    let failure = try #require(error { _ = try Cassette(data: Data("{\"log\": {\"entries\": [".utf8), file: "bad.har") })
+    #expect(failure.kind == .cassette)
+    #expect(
+      failure.message
+        == "bad.har:1:22: malformed JSON: the file ends where a value was expected. A HAR file is one JSON document; check that the export finished and that the file was not cut short."
+    )
+  }
+
+  @Test func aMissingBodyFileIsOfKindFile() throws {
+    let response = Response.file(URL(fileURLWithPath: "/nonexistent/doppel-breeds.json"))
+    let failure = try #require(error { _ = try response.bodyData() })
+    #expect(failure.kind == .file)
+    #expect(failure.message.hasPrefix("Could not read the response body file /nonexistent/doppel-breeds.json: "))
+  }
+
+  @Test func aStubThatCannotAnswerIsOfKindInvalidStubAndMisuseOfKindUsage() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("/odd"), .status(1000))
+    do {
+      _ = try await backend.respond(to: URLRequest(url: URL(string: "https://a.com/odd")!))
+      Issue.record("a status of 1000 was answered")
+    } catch let failure as DoppelError {
+      switch failure.kind {
+      case .invalidStub:
+        #expect(
+          failure.message
+            == "A stub answered with status 1000, which is not an HTTP status. Use a status from 100 to 599, or .error(...) for a failure."
+        )
+      default:
+        Issue.record("kind \(failure.kind), expected invalidStub")
+      }
+    }
+    let request = Request(method: .get, url: URL(string: "https://a.com/x")!)
+    let misuse = try #require(error { _ = try request.decodeJSON([String].self) })
+    #expect(misuse.kind == .usage)
+    #expect(misuse.message == "GET https://a.com/x has no body to decode as Array<String>.")
+  }
+
+  @Test func anErrorMadeByHandStaysUsageWithoutALocation() {
+    let made = DoppelError("Something went wrong.")
+    #expect(made.kind == .usage)
+    #expect(made.location == nil)
+    #expect(made == DoppelError("Something went wrong.", kind: .file))
+    #expect(DoppelError.Kind.allCases.count == 8)
+  }
+}
