@@ -16,7 +16,8 @@
         switch item.name {
         case "method":
           guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
-            throw DoppelError.server("query: method: \"\(value)\" is not an HTTP method. Write one such as GET or POST.")
+            throw DoppelError.server(
+              "query: method: \"\(value)\" is not an HTTP method. Write one such as GET or POST.")
           }
           filter = filter && .method(HTTPMethod(value.uppercased()))
         case "path":

@@ -116,7 +116,8 @@
       let path = folder.appendingPathComponent(".lock").path
       let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else {
-        throw DoppelError.file("Cannot open \(path): \(String(cString: strerror(errno))). Check the folder's permissions.")
+        throw DoppelError.file(
+          "Cannot open \(path): \(String(cString: strerror(errno))). Check the folder's permissions.")
       }
       defer { close(descriptor) }
       while flock(descriptor, LOCK_EX) != 0 {

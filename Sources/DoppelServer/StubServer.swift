@@ -89,7 +89,8 @@
       do {
         address = try SocketAddress.makeAddressResolvingHost(host, port: port)
       } catch {
-        throw DoppelError.server("Cannot listen on \(host): the address does not resolve (\(error)). Use 127.0.0.1 or ::1.")
+        throw DoppelError.server(
+          "Cannot listen on \(host): the address does not resolve (\(error)). Use 127.0.0.1 or ::1.")
       }
       if !address.isLoopback && !configuration.allowsNonLoopback {
         throw DoppelError.server(

@@ -39,7 +39,8 @@ import Testing
   }
 
   @Test func aCassetteErrorIsOfKindCassette() throws {
-    let failure = try #require(error { _ = try Cassette(data: Data("{\"log\": {\"entries\": [".utf8), file: "bad.har") })
+    let failure = try #require(
+      error { _ = try Cassette(data: Data("{\"log\": {\"entries\": [".utf8), file: "bad.har") })
     #expect(failure.kind == .cassette)
     #expect(
       failure.message

@@ -102,7 +102,10 @@ struct Proxy: Sendable {
   func forward(_ request: Request, session: URLSession) async -> (Response, DoppelError?) {
     if let problem { return (.error(problem), nil) }
     guard let outgoing = upstreamRequest(for: request) else {
-      return (.error(DoppelError.invalidStub("The request \(request) cannot be forwarded to \(upstream.absoluteString).")), nil)
+      return (
+        .error(DoppelError.invalidStub("The request \(request) cannot be forwarded to \(upstream.absoluteString).")),
+        nil
+      )
     }
     let started = Date()
     let response: Response

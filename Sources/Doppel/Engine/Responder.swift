@@ -43,7 +43,9 @@ public struct Responder: Sendable {
     case .handler: return nil
     case .proxy(let proxy): return proxy.problem
     case .sequence(let responses, _):
-      if responses.isEmpty { return DoppelError.invalidStub("The stub has an empty .sequence([]). Give it at least one response.") }
+      if responses.isEmpty {
+        return DoppelError.invalidStub("The stub has an empty .sequence([]). Give it at least one response.")
+      }
       return responses.lazy.compactMap(\.problem).first
     }
   }

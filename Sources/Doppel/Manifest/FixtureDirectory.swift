@@ -51,7 +51,8 @@ enum FixtureDirectory {
     do {
       return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.sorted()
     } catch {
-      throw DoppelError.manifest("could not list the fixture directory \(directory.path): \(error.localizedDescription).")
+      throw DoppelError.manifest(
+        "could not list the fixture directory \(directory.path): \(error.localizedDescription).")
     }
   }
 
@@ -138,7 +139,8 @@ private struct FixtureName {
     guard let decoded = String(rest).removingPercentEncoding,
       let decodedExtension = fileExtension.map({ $0.removingPercentEncoding }) ?? .some(nil)
     else {
-      throw DoppelError.manifest("the file name \"\(name)\" in \(directory.path) has a bad percent-escape; write % as %25.")
+      throw DoppelError.manifest(
+        "the file name \"\(name)\" in \(directory.path) has a bad percent-escape; write % as %25.")
     }
     baseName = decoded
     fileExtension = decodedExtension

@@ -37,7 +37,9 @@ extension Matcher {
       return graphQLMatcher(GraphQLPattern(operation: operation, variables: json, exactVariables: exactVariables))
     } catch {
       return Matcher(
-        .invalid(DoppelError.invalidStub("Could not encode \(Variables.self) as the variables of .graphQL(operation:): \(error).")))
+        .invalid(
+          DoppelError.invalidStub(
+            "Could not encode \(Variables.self) as the variables of .graphQL(operation:): \(error).")))
     }
   }
 
@@ -125,7 +127,8 @@ struct GraphQLPattern: Sendable {
       )
     }
     if operation?.isEmpty == true {
-      return DoppelError.invalidStub("A GraphQL matcher's operation name is empty. Give the operation's name, such as \"Breeds\".")
+      return DoppelError.invalidStub(
+        "A GraphQL matcher's operation name is empty. Give the operation's name, such as \"Breeds\".")
     }
     if persistedQueryHash?.isEmpty == true {
       return DoppelError.invalidStub(

@@ -112,7 +112,8 @@ public struct DoppelRemote: Sendable {
     var object: [String: JSONValue] = ["request": try matcher.manifestRequest(), "response": response]
     if let times {
       guard times >= 1 else {
-        throw DoppelError.invalidStub("times: \(times) is not allowed; a stub answers at least once. Pass 1 or more, or nil.")
+        throw DoppelError.invalidStub(
+          "times: \(times) is not allowed; a stub answers at least once. Pass 1 or more, or nil.")
       }
       object["times"] = .number(Double(times))
     }
@@ -267,7 +268,8 @@ public struct DoppelRemote: Sendable {
     var components = URLComponents(string: base + adminPrefix + endpoint)
     if !query.isEmpty { components?.queryItems = query }
     guard let url = components?.url else {
-      throw DoppelError.server("\(base + adminPrefix + endpoint) is not a URL. Check the base URL and the admin prefix.")
+      throw DoppelError.server(
+        "\(base + adminPrefix + endpoint) is not a URL. Check the base URL and the admin prefix.")
     }
     var request = URLRequest(url: url)
     request.httpMethod = method

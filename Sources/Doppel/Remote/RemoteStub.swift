@@ -52,7 +52,8 @@ public struct RemoteJournalEntry: Sendable, CustomStringConvertible {
   init(_ json: JSONValue) throws {
     guard let index = json["index"]?.intValue, let urlText = json["url"]?.stringValue, let url = URL(string: urlText)
     else {
-      throw DoppelError.server("The stub server's journal entry has no index or URL: is the server a Doppel of this version?")
+      throw DoppelError.server(
+        "The stub server's journal entry has no index or URL: is the server a Doppel of this version?")
     }
     self.index = index
     var headers = HTTPHeaders()

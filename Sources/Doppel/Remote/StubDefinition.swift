@@ -63,7 +63,8 @@ package struct StubDefinition: Sendable {
       return try PositionedJSONParser.parse(bytes, whenEmpty: "the body is empty")
     } catch {
       let message = error.message
-      throw DoppelError.invalidStub("\(source):\(TextPosition(offset: error.offset, in: bytes)): malformed JSON: \(message).")
+      throw DoppelError.invalidStub(
+        "\(source):\(TextPosition(offset: error.offset, in: bytes)): malformed JSON: \(message).")
     }
   }
 

@@ -56,7 +56,9 @@ extension ResponseTemplate {
   /// The template of a response built in code, or the problem that makes it unusable.
   static func make(from response: Response, seed: UInt64) -> Result<ResponseTemplate, DoppelError> {
     func parsed(_ text: String, _ place: String) -> Result<[Piece], DoppelError> {
-      parse(text, captures: nil).mapError { DoppelError.invalidStub("The template \(place) \"\(text)\": \($0.message)") }
+      parse(text, captures: nil).mapError {
+        DoppelError.invalidStub("The template \(place) \"\(text)\": \($0.message)")
+      }
     }
     var body: [Piece]?
     var bodyFile: FileTemplate?
@@ -74,7 +76,8 @@ extension ResponseTemplate {
       if !data.isEmpty {
         guard let text = String(data: data, encoding: .utf8) else {
           return .failure(
-            DoppelError.invalidStub("A templated response's body must be UTF-8 text; this one is \(data.count) bytes that are not.")
+            DoppelError.invalidStub(
+              "A templated response's body must be UTF-8 text; this one is \(data.count) bytes that are not.")
           )
         }
         switch parsed(text, "body") {
