@@ -364,6 +364,17 @@
         broken.error
           == "Error: broken.yaml:4:11: the YAML is malformed: mapping values are not allowed in this context. Fix the indentation or quoting there."
       )
+      // doppel lint checks a document for what doppel serve refuses.
+      let lint = try await DoppelProcess.run(["lint", "broken.yaml"], directory: directory)
+      #expect(lint.status == 1)
+      #expect(
+        lint.output
+          == "broken.yaml:4:11: the YAML is malformed: mapping values are not allowed in this context. Fix the indentation or quoting there."
+      )
+      try Data(Self.library.utf8).write(to: directory.appendingPathComponent("library.yaml"))
+      let clean = try await DoppelProcess.run(["lint", "library.yaml"], directory: directory)
+      #expect(clean.status == 0)
+      #expect(clean.output == "No problems in 1 file.")
       let swagger = try await DoppelProcess.run(["serve", "swagger.json", "--port", "0"], directory: directory)
       #expect(swagger.status != 0)
       #expect(
