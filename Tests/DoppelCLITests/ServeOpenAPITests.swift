@@ -128,7 +128,7 @@
       return directory
     }
 
-    /// The server's URL with `path` and `query` appended.
+    /// The server's URL with `path` (and the query it may hold) appended.
     func url(_ base: URL, _ path: String) throws -> URL {
       try #require(URL(string: base.absoluteString + path))
     }
