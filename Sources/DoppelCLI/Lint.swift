@@ -32,7 +32,7 @@
 
     @Argument(
       help: ArgumentHelp(
-        "Manifests (doppel.json, or a directory holding one), fixture directories, and .har cassettes.",
+        "Manifests (doppel.json, or a directory holding one), fixture directories, .har cassettes, and OpenAPI documents (checked for what doppel serve refuses).",
         valueName: "file"))
     var files: [String]
 
@@ -133,6 +133,7 @@
         problems += secrets(in: url, shown: path, redaction: redaction)
         return problems
       }
+      if ServeInputs.isOpenAPIDocument(url) { return checkDocument(path) }
       let manifest: Manifest
       do {
         manifest = try Manifest.load(contentsOf: url)
@@ -142,6 +143,18 @@
       // A fixture directory has no manifest file to scan.
       guard manifest.url.pathExtension.lowercased() == "json" else { return [] }
       return secrets(in: manifest.url, shown: manifest.url.relativePath, redaction: redaction)
+    }
+
+    /// The problem of an OpenAPI document given as a file to check (`doppel serve` serves one):
+    /// none when it can be read and compiled, else its error, naming the file as typed.
+    static func checkDocument(_ path: String) -> [String] {
+      var documents = ServeInputs.OpenAPIInputs()
+      do {
+        try documents.load(path)
+        return []
+      } catch {
+        return ["\(error)"]
+      }
     }
 
     #if OpenAPI

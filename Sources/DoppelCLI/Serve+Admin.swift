@@ -16,6 +16,19 @@
     /// The summary of the inputs as last loaded, for the "Reloaded" line.
     static let lastSummary = Locked("")
 
+    /// The files the OpenAPI documents' `$ref`s named when the inputs were last loaded: watched
+    /// as the inputs are.
+    static let lastReferencedFiles = Locked([String]())
+
+    /// Keeps what the watcher and `--validate` need of the inputs as loaded now.
+    static func remember(_ loaded: ServeInputs.Loaded) {
+      lastSummary.withLock { $0 = loaded.summary }
+      lastReferencedFiles.withLock { $0 = loaded.openAPI.referencedFiles }
+      #if OpenAPI
+        validatedDocuments.withLock { $0 = loaded.openAPI.documents.map(\.document) }
+      #endif
+    }
+
     /// Checks `--admin-prefix`, `--journal-limit`, `--journal-mib` and `--journal-body-kib`.
     func validateAdmin() throws {
       guard (1...10_000_000).contains(journalLimit) else {
@@ -67,7 +80,7 @@
       backend.journalByteLimit = journalMebibytes * 1024 * 1024
       backend.journalBodyLimit = journalBodyKibibytes * 1024
       backend.replaceStubs(with: loaded.backend)
-      Self.lastSummary.withLock { $0 = loaded.summary }
+      Self.remember(loaded)
       configuration.admin.pathPrefix = effectiveAdminPrefix
       configuration.admin.port = adminPort
       let paths = inputs.paths
@@ -78,7 +91,7 @@
         let reloaded = try ServeInputs(
           paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings
         ).load()
-        Self.lastSummary.withLock { $0 = reloaded.summary }
+        Self.remember(reloaded)
         return reloaded.backend
       }
       return backend

@@ -4,10 +4,11 @@
   import DoppelServer
   import Foundation
 
-  /// `doppel serve`: a manifest, a fixture directory or cassettes over HTTP.
+  /// `doppel serve`: a manifest, a fixture directory, cassettes or OpenAPI documents over HTTP.
   struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Serve a manifest, a fixture directory or HAR cassettes over HTTP on loopback.",
+      abstract:
+        "Serve a manifest, a fixture directory, HAR cassettes or OpenAPI documents over HTTP on loopback.",
       // Wrapped by hand: ArgumentParser prints the generated usage on one line.
       usage: """
         doppel serve [<input> ...] [--scenario <scenario>] [--port <port>]
@@ -16,7 +17,7 @@
                      [--cors <origin> ...] [--allow-host <name> ...]
                      [--admin-token <token>] [--admin-files <dir>]
                      [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
-                     [--[no-]watch] [--quiet]
+                     [--validate] [--[no-]watch] [--quiet]
         """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
@@ -29,6 +30,14 @@
         otherwise send a Host header naming the host, or choose with --origin. An
         unmatched request gets the near-miss report as its body. Edited inputs are
         reloaded while serving.
+
+        An OpenAPI document (3.0 or 3.1, YAML or JSON; needs the OpenAPI trait)
+        answers every operation with its example, else a body made from its
+        schema, and only requests no other input's stubs take. A request picks
+        another answer with Prefer: code=404 or Prefer: example=<name>; a named
+        example is a scenario for --scenario. With --validate, every request and
+        answer is checked against the documents, and each violation is printed
+        as a line starting with "OpenAPI:" (the answer is not changed).
 
         The admin API (under /__doppel/) answers only requests a web page cannot
         send: a loopback Host (or one given with --allow-host), no foreign Origin,
@@ -44,11 +53,14 @@
 
     @Argument(
       help: ArgumentHelp(
-        "doppel.json, a directory holding one, a fixture directory (<host>/<path> files), or .har cassettes. Later inputs take precedence. Default: ./doppel.json.",
+        "doppel.json, a directory holding one, a fixture directory (<host>/<path> files), .har cassettes, or OpenAPI documents (.yaml, .yml, or .json with an openapi key). Later inputs take precedence; a document answers only what the others do not. Default: ./doppel.json.",
         valueName: "input"))
     var inputs: [String] = []
 
-    @Option(help: "The manifest scenario to layer over the base stubs (default: $DOPPEL_SCENARIO).")
+    @Option(
+      help:
+        "The manifest scenario to layer over the base stubs, or the OpenAPI documents' named example to answer with (default: $DOPPEL_SCENARIO)."
+    )
     var scenario: String?
 
     @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
@@ -88,6 +100,13 @@
 
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
+
+    @Flag(
+      name: .customLong("validate"),
+      help:
+        "Check every request and answer against the OpenAPI documents among the inputs, and print each violation (even with --quiet); answers are not changed."
+    )
+    var validatesAgainstDocuments = false
 
     @Option(
       help:
@@ -148,6 +167,13 @@
         throw ValidationError("--max-connections \(maxConnections) is out of range; use 1 to 1000000.")
       }
       try validateAdmin()
+      #if !OpenAPI
+        if validatesAgainstDocuments {
+          throw ValidationError(
+            "--validate checks against OpenAPI documents, and this doppel was built without the OpenAPI trait. Build it with the trait on: swift build --traits Server,OpenAPI --product doppel-cli."
+          )
+        }
+      #endif
     }
 
     /// A timeout given on the command line in seconds: more than 0, at most a day.
@@ -172,7 +198,7 @@
       let environment = ProcessInfo.processInfo.environment[ScenarioSelection.environmentVariable]
       if inputs.isEmpty && !FileManager.default.fileExists(atPath: Manifest.defaultFileName) {
         throw ValidationError(
-          "Nothing to serve: the current directory has no \(Manifest.defaultFileName). Pass a manifest (or the directory holding it), a fixture directory, or .har cassettes."
+          "Nothing to serve: the current directory has no \(Manifest.defaultFileName). Pass a manifest (or the directory holding it), a fixture directory, .har cassettes, or an OpenAPI document."
         )
       }
       let inputs = ServeInputs(
@@ -181,6 +207,16 @@
       let loaded = try inputs.load()
       var configuration = StubServer.Configuration()
       let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)
+      #if OpenAPI
+        if validatesAgainstDocuments {
+          guard !loaded.openAPI.isEmpty else {
+            throw ValidationError(
+              "--validate checks against the OpenAPI documents among the inputs, and there are none. Pass the document (such as api.yaml) beside the other inputs, or drop --validate."
+            )
+          }
+          Self.printViolations(of: backend)
+        }
+      #endif
       configuration.allowsNonLoopback = allowRemote
       configuration.unmatchedStatus = unmatchedStatus
       configuration.headerTimeout = try Self.timeout(headerTimeout, option: "--header-timeout")
@@ -221,10 +257,12 @@
 
     /// Reloads the inputs into a new backend when they change; a broken edit keeps the old one.
     private static func watch(_ inputs: ServeInputs, server: StubServer) async {
-      var last = inputs.fingerprint()
+      // The files a document's `$ref`s name are watched too (those of its last good version).
+      func fingerprint() -> String { inputs.fingerprint(referencedFiles: Self.lastReferencedFiles.withLock { $0 }) }
+      var last = fingerprint()
       while !Task.isCancelled {
         try? await Task.sleep(for: .seconds(1))
-        let now = inputs.fingerprint()
+        let now = fingerprint()
         guard now != last else { continue }
         last = now
         do {

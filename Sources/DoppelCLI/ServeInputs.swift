@@ -2,12 +2,14 @@
   import Doppel
   import Foundation
 
-  /// What `doppel serve` serves: manifests, fixture directories and cassettes, loaded into one
-  /// backend (later inputs take precedence), and how to tell when they change.
+  /// What `doppel serve` serves: manifests, fixture directories, cassettes and OpenAPI documents,
+  /// loaded into one backend (later inputs take precedence, and a document answers only what no
+  /// other input does), and how to tell when they change.
   struct ServeInputs {
     /// The paths as given; the current directory when none were.
     let paths: [String]
-    /// The scenario to layer over each manifest that has it.
+    /// The scenario to layer over each manifest that has it, and the named example each OpenAPI
+    /// document that has it answers with.
     let scenario: String?
     /// How requests are matched to the `.har` inputs (a manifest's cassettes have their own rule).
     var matching: Cassette.Matching = .methodAndURL
@@ -19,23 +21,30 @@
       let backend: Backend
       /// `doppel.json (scenario "empty"), breeds.har: 7 stubs`
       let summary: String
-      /// The scenarios of every manifest, in order, each once.
+      /// The scenarios of every manifest, in order, then the named examples of every OpenAPI
+      /// document, each once.
       var scenarioNames: [String] = []
+      /// The OpenAPI documents among the inputs.
+      var openAPI = OpenAPIInputs()
     }
 
     /// Loads every input into a new backend.
     ///
     /// - Throws: ``DoppelError`` naming the file and the problem, or when `scenario` is in none of
-    ///   the manifests.
+    ///   the manifests and documents.
     func load() throws -> Loaded {
       var manifests: [(path: String, manifest: Manifest)] = []
       var cassettes: [(path: String, cassette: Cassette)] = []
+      var documents = OpenAPIInputs()
       var order: [Either] = []
       for path in paths {
         let url = URL(fileURLWithPath: path)
         if url.pathExtension.lowercased() == "har" {
           cassettes.append((path, try Cassette.load(from: url)))
           order.append(.cassette(cassettes.count - 1))
+        } else if Self.isOpenAPIDocument(url) {
+          // Its stubs answer only what no other input's do, so it takes no place in the order.
+          try documents.load(path)
         } else {
           manifests.append((path, try Manifest.load(contentsOf: url)))
           order.append(.manifest(manifests.count - 1))
@@ -46,7 +55,11 @@
           "The cassette options (such as --method-and-path and --replay-timings) apply to .har inputs, and there are none. Pass the .har files, or give a manifest's cassettes \"matching\" and \"timings\"."
         )
       }
-      if let scenario {
+      if let scenario, !documents.exampleNames.contains(scenario) {
+        if !documents.isEmpty && !manifests.contains(where: { $0.manifest.scenarioNames.contains(scenario) }) {
+          throw Self.unknownScenario(
+            scenario, manifests: manifests.flatMap(\.manifest.scenarioNames), examples: documents.exampleNames)
+        }
         guard let first = manifests.first?.manifest else {
           throw DoppelError.usage(
             "--scenario \(scenario) needs a manifest with scenarios; the inputs are cassettes only. Remove --scenario, or add the manifest."
@@ -85,6 +98,7 @@
             name: url.lastPathComponent, path: url.path, entryLines: lines)
         }
       }
+      try documents.addStubs(to: backend, scenario: scenario)
       var parts: [String] = []
       for input in order {
         switch input {
@@ -101,12 +115,25 @@
           parts.append(cassettes[index].path)
         }
       }
+      parts += documents.summaries(scenario: scenario)
       let count = backend.stubs.count
       var names: [String] = []
-      for name in manifests.flatMap(\.manifest.scenarioNames) where !names.contains(name) { names.append(name) }
+      for name in manifests.flatMap(\.manifest.scenarioNames) + documents.exampleNames where !names.contains(name) {
+        names.append(name)
+      }
       return Loaded(
         backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")",
-        scenarioNames: names)
+        scenarioNames: names, openAPI: documents)
+    }
+
+    /// A scenario that is neither a manifest's nor a named example of an OpenAPI document.
+    private static func unknownScenario(_ scenario: String, manifests: [String], examples: [String]) -> DoppelError {
+      func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
+      }
+      return DoppelError(
+        "There is no scenario \"\(scenario)\" in the inputs: the manifests' scenarios are \(list(manifests)), and the OpenAPI documents' named examples are \(list(examples)). Use one of those, or add an example named \"\(scenario)\" under a response's `examples`."
+      )
     }
 
     private enum Either {
@@ -117,8 +144,9 @@
     /// A fingerprint of the inputs on disk (every file's path, size and modification date): when it
     /// changes, the inputs are reloaded. Fixture files a manifest names are read on every request,
     /// so an edit to one is served without a reload.
-    func fingerprint() -> String {
-      var lines: [String] = []
+    /// `referencedFiles` are the files the OpenAPI documents' `$ref`s named when last loaded.
+    func fingerprint(referencedFiles: [String] = []) -> String {
+      var lines: [String] = referencedFiles.map(Self.stamp)
       let manager = FileManager.default
       for path in paths {
         var isDirectory: ObjCBool = false

@@ -28,6 +28,9 @@
     /// The path of the first server's URL (`/v1`), which every request path starts with.
     let basePath: String
     let pathsLocation: DocumentLocation
+    /// Every file the document was read from: its own first, then those its `$ref`s name (`doppel
+    /// serve` watches them all).
+    package let fileURLs: [URL]
 
     /// The id of each operation (or `METHOD /path` for one without), in document order.
     public var operationIDs: [String] { operations.map(\.name) }
@@ -92,6 +95,8 @@
       basePath = Self.basePath(root)
       operations = try Self.operations(paths: paths, file: files.main, compiler: compiler, base: pathsLocation)
       table = SchemaTable(schemas: compiler.schemas)
+      let main = url.standardizedFileURL.path
+      fileURLs = [url] + files.files.keys.filter { $0 != main }.sorted().map { URL(fileURLWithPath: $0) }
     }
 
     // MARK: Structure

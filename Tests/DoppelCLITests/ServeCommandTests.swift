@@ -245,9 +245,15 @@
         "--admin-prefix", "--admin-port",
         "--method-and-path",
         "--ignore-query-item", "--ignore-all-query-items", "--compare-header", "--ignore-header", "--compare-body",
-        "--ignore-json-field", "--replay-timings",
+        "--ignore-json-field", "--replay-timings", "--validate",
       ] {
         #expect(serve.output.contains(option))
+      }
+      for phrase in [
+        "An OpenAPI document (3.0 or 3.1, YAML or JSON; needs the OpenAPI trait)", "Prefer: code=404",
+        "With --validate",
+      ] {
+        #expect(serve.output.contains(phrase))
       }
     }
   }

@@ -26,9 +26,9 @@ func snippet_DoppelOpenAPI_ServingAndValidating_L7() async throws {
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:27
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:33
 #if OpenAPI
-struct Snippet_DoppelOpenAPI_ServingAndValidating_L27 {
+struct Snippet_DoppelOpenAPI_ServingAndValidating_L33 {
   @Suite(.doppel(openAPI: "api.yaml"))
   struct BreedTests {
     @Test(.doppel { $0.stub(.get("https://api.example.com/v1/breeds/1"), .json(breed)) })
@@ -37,6 +37,6 @@ struct Snippet_DoppelOpenAPI_ServingAndValidating_L27 {
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:78: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:84: skipped (needs the types swift-openapi-generator makes from the reader's document)
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:112: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:118: skipped (needs the types swift-openapi-generator makes from the reader's document)

@@ -1,0 +1,110 @@
+#if Server
+  import Doppel
+  import Foundation
+
+  #if OpenAPI
+    import DoppelOpenAPI
+  #endif
+
+  extension ServeInputs {
+    /// Whether `url` names an OpenAPI document rather than a manifest: a `.yaml` or `.yml` file, or
+    /// a `.json` file whose top level has an `openapi` key (or a `swagger` one, which the document's
+    /// reader refuses with the fix). A manifest or a cassette has neither key.
+    static func isOpenAPIDocument(_ url: URL) -> Bool {
+      switch url.pathExtension.lowercased() {
+      case "yaml", "yml":
+        return true
+      case "json":
+        guard let data = try? WholeFile.read(url),
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return false }
+        return object["openapi"] != nil || object["swagger"] != nil
+      default:
+        return false
+      }
+    }
+
+    /// The OpenAPI documents among the inputs.
+    struct OpenAPIInputs {
+      #if OpenAPI
+        /// Each document with its path as typed.
+        var documents: [(path: String, document: OpenAPIDocument)] = []
+      #endif
+
+      var isEmpty: Bool {
+        #if OpenAPI
+          documents.isEmpty
+        #else
+          true
+        #endif
+      }
+
+      /// Reads the document at `path`.
+      ///
+      /// - Throws: ``DoppelError`` naming the file as typed, the line and the fix; without the
+      ///   OpenAPI trait, one that says how to build the tool with it.
+      mutating func load(_ path: String) throws {
+        #if OpenAPI
+          let url = URL(fileURLWithPath: path)
+          do {
+            // Named by its file name, as a manifest's stubs are in the request log.
+            documents.append((path, try OpenAPIDocument(contentsOf: url)))
+          } catch {
+            // The message names the file as typed (a file a `$ref` names keeps its own name).
+            let file = error.file == url.lastPathComponent ? path : error.file
+            throw DoppelError("\(file):\(error.line)\(error.column.map { ":\($0)" } ?? ""): \(error.message)")
+          }
+        #else
+          throw DoppelError(
+            "\(path) is an OpenAPI document, and serving one needs the OpenAPI trait, which this doppel was built without. Build it with the trait on: swift build --traits Server,OpenAPI --product doppel-cli (or swift run --traits Server,OpenAPI doppel-cli serve \(path))."
+          )
+        #endif
+      }
+
+      /// The names of the documents' named examples, in order, each once: the scenarios they have.
+      var exampleNames: [String] {
+        #if OpenAPI
+          var names: [String] = []
+          for name in documents.flatMap(\.document.exampleNames) where !names.contains(name) { names.append(name) }
+          return names
+        #else
+          []
+        #endif
+      }
+
+      /// The files the documents' `$ref`s named, besides the documents.
+      var referencedFiles: [String] {
+        #if OpenAPI
+          documents.flatMap { $0.document.fileURLs.dropFirst().map(\.path) }
+        #else
+          []
+        #endif
+      }
+
+      /// Adds one stub per operation of every document, answering only requests no other stub
+      /// takes, with the named example `scenario` where a document has it.
+      func addStubs(to backend: Backend, scenario: String?) throws {
+        #if OpenAPI
+          for (_, document) in documents {
+            // The scenario was resolved already (--scenario, else DOPPEL_SCENARIO): never `.automatic`.
+            var selection = ScenarioSelection.base
+            if let scenario, document.exampleNames.contains(scenario) { selection = .named(scenario) }
+            try backend.addStubs(from: document, scenario: selection)
+          }
+        #endif
+      }
+
+      /// `api.yaml (OpenAPI 3.1.0, scenario "empty")` for each document.
+      func summaries(scenario: String?) -> [String] {
+        #if OpenAPI
+          documents.map { path, document in
+            let chosen = scenario.flatMap { document.exampleNames.contains($0) ? ", scenario \"\($0)\"" : nil } ?? ""
+            return "\(path) (OpenAPI \(document.version)\(chosen))"
+          }
+        #else
+          []
+        #endif
+      }
+    }
+  }
+#endif

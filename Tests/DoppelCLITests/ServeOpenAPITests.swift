@@ -1,0 +1,386 @@
+#if Server && OpenAPI
+  import Doppel
+  import Foundation
+  import Testing
+
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
+  /// `doppel serve api.yaml` end to end: an OpenAPI document's operations over loopback HTTP,
+  /// beside manifests, in a scenario, validated, reloaded.
+  @Suite(.timeLimit(.minutes(1))) struct ServeOpenAPITests {
+    /// A small lending library: several operations, a path parameter, named examples, two
+    /// documented statuses for one operation and a body made from a schema.
+    static let library = """
+      openapi: 3.1.0
+      info:
+        title: Library
+        version: 1.0.0
+      servers:
+        - url: https://api.library.test/v2
+      paths:
+        /books:
+          get:
+            operationId: listBooks
+            parameters:
+              - name: limit
+                in: query
+                schema: {type: integer, minimum: 1, maximum: 50}
+            responses:
+              '200':
+                description: The books on the shelves.
+                content:
+                  application/json:
+                    schema:
+                      type: array
+                      items: {$ref: '#/components/schemas/Book'}
+                    examples:
+                      shelf:
+                        value:
+                          - {id: 1, title: Dune, author: Frank Herbert}
+                          - {id: 2, title: Emma, author: Jane Austen}
+                      empty:
+                        value: []
+          post:
+            operationId: addBook
+            requestBody:
+              required: true
+              content:
+                application/json:
+                  schema: {$ref: '#/components/schemas/Book'}
+            responses:
+              '201':
+                description: Added.
+                content:
+                  application/json:
+                    schema: {$ref: '#/components/schemas/Book'}
+                    example: {id: 3, title: Kindred, author: Octavia E. Butler}
+        /books/{bookId}:
+          parameters:
+            - name: bookId
+              in: path
+              required: true
+              schema: {type: integer}
+          get:
+            operationId: getBook
+            responses:
+              '200':
+                description: One book.
+                content:
+                  application/json:
+                    schema: {$ref: '#/components/schemas/Book'}
+                    example: {id: 1, title: Dune, author: Frank Herbert}
+              '404':
+                description: No book has that id.
+                content:
+                  application/json:
+                    schema: {$ref: '#/components/schemas/Problem'}
+                    examples:
+                      empty:
+                        value: {message: The shelves are empty.}
+                      missing:
+                        value: {message: No book has that id.}
+          delete:
+            operationId: removeBook
+            responses:
+              '204':
+                description: Removed.
+        /loans:
+          get:
+            operationId: listLoans
+            responses:
+              '200':
+                description: The books lent out, made from the schema.
+                content:
+                  application/json:
+                    schema:
+                      type: array
+                      minItems: 1
+                      items: {$ref: '#/components/schemas/Loan'}
+      components:
+        schemas:
+          Book:
+            type: object
+            required: [id, title, author]
+            properties:
+              id: {type: integer}
+              title: {type: string, minLength: 1}
+              author: {type: string}
+          Loan:
+            type: object
+            required: [bookId, due]
+            properties:
+              bookId: {type: integer}
+              due: {type: string, format: date}
+          Problem:
+            type: object
+            required: [message]
+            properties:
+              message: {type: string}
+
+      """
+
+    /// A new folder holding `files` (name and text).
+    func folder(_ files: [String: String]) throws -> URL {
+      let directory = try temporaryDirectory()
+      for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+      return directory
+    }
+
+    /// The server's URL with `path` (and the query it may hold) appended.
+    func url(_ base: URL, _ path: String) throws -> URL {
+      try #require(URL(string: base.absoluteString + path))
+    }
+
+    @Test func servesEveryOperationOfADocument() async throws {
+      let document = try folder(["library.yaml": Self.library]).appendingPathComponent("library.yaml")
+      let doppel = try DoppelProcess(["serve", document.path, "--port", "0", "--no-watch"])
+      let base = try await doppel.serverURL()
+      #expect(try await doppel.line(containing: "Serving").contains("library.yaml (OpenAPI 3.1.0): 5 stubs at"))
+
+      #expect(
+        try await fetch(url(base, "/v2/books"))
+          == (
+            200, #"[{"author":"Frank Herbert","id":1,"title":"Dune"},{"author":"Jane Austen","id":2,"title":"Emma"}]"#
+          ))
+      #expect(
+        try await doppel.line(containing: "GET /v2/books →") == #"GET /v2/books → 200 (library.yaml:9 "listBooks")"#)
+      #expect(
+        try await fetch(url(base, "/v2/books/1")) == (200, #"{"author":"Frank Herbert","id":1,"title":"Dune"}"#))
+      #expect(
+        try await fetch(url(base, "/v2/books"), method: "POST", headers: ["Content-Type": "application/json"])
+          == (201, #"{"author":"Octavia E. Butler","id":3,"title":"Kindred"}"#))
+      #expect(try await fetch(url(base, "/v2/books/1"), method: "DELETE").status == 204)
+
+      // The answer the request prefers: another documented status, another named example.
+      #expect(
+        try await fetch(url(base, "/v2/books/9"), headers: ["Prefer": "code=404"])
+          == (404, #"{"message":"The shelves are empty."}"#))
+      #expect(try await fetch(url(base, "/v2/books"), headers: ["Prefer": "example=empty"]) == (200, "[]"))
+      let undocumented = try await fetch(url(base, "/v2/books/9"), headers: ["Prefer": "code=418"])
+      #expect(undocumented.status == 500)
+      #expect(undocumented.body.contains("documents no response 418 for getBook; it documents 200, 404."))
+
+      // No example: a body made from the schema.
+      let (status, loans) = try await fetch(url(base, "/v2/loans"))
+      #expect(status == 200)
+      let made = try #require(try JSONSerialization.jsonObject(with: Data(loans.utf8)) as? [[String: Any]])
+      #expect(!made.isEmpty)
+      #expect(made.allSatisfy { $0["bookId"] is NSNumber && $0["due"] is String })
+
+      // A path the document does not have is unmatched, with the near-miss report.
+      #expect(try await fetch(url(base, "/v2/authors")).status == 404)
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func servesThePetstoreShapedDocumentAndItsJSONForm() async throws {
+      let resources = packageRoot.appendingPathComponent("Tests/DoppelOpenAPITests/Resources")
+      let directory = try temporaryDirectory()
+      for name in ["cattery.yaml", "common.yaml", "cattery-3.0.json"] {
+        try FileManager.default.copyItem(
+          at: resources.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+      }
+      let pet = "/v1/pets/5b1f2e56-8a47-4f6b-9c1e-2d3f4a5b6c7d"
+      for (name, version) in [("cattery.yaml", "3.1.0"), ("cattery-3.0.json", "3.0.3")] {
+        let doppel = try DoppelProcess(["serve", name, "--port", "0", "--no-watch"], directory: directory)
+        let base = try await doppel.serverURL()
+        #expect(try await doppel.line(containing: "Serving").contains("\(name) (OpenAPI \(version)):"))
+        #expect(try await fetch(url(base, pet)) == (200, #"{"indoor":true,"name":"Tom","petType":"cat"}"#))
+        // The 404 is a response from common.yaml, which the document's `$ref` names.
+        #expect(
+          try await fetch(url(base, pet), headers: ["Prefer": "code=404"]) == (
+            404, #"{"status":404,"title":"Not found"}"#
+          ))
+        let (status, breeds) = try await fetch(url(base, "/v1/breeds"))
+        #expect(status == 200)
+        #expect(breeds.hasPrefix(#"{"breeds":[{"id":1,"lifespan":14,"name":"Abyssinian""#))
+        doppel.interrupt()
+        #expect(await doppel.waitForExit() == 0)
+      }
+    }
+
+    @Test(arguments: [true, false])
+    func aManifestBesideTheDocumentTakesPrecedenceInEitherOrder(manifestFirst: Bool) async throws {
+      let directory = try folder([
+        "library.yaml": Self.library,
+        "doppel.json": #"""
+        {"stubs": [
+          {"name": "checked out", "request": "GET https://api.library.test/v2/books/1",
+           "response": {"status": 410, "json": {"message": "Lent out."}}}
+        ]}
+        """#,
+      ])
+      let inputs = manifestFirst ? ["doppel.json", "library.yaml"] : ["library.yaml", "doppel.json"]
+      let doppel = try DoppelProcess(["serve"] + inputs + ["--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      let serving = try await doppel.line(containing: "Serving")
+      #expect(serving.contains("doppel.json, library.yaml (OpenAPI 3.1.0): 6 stubs at"))
+      #expect(try await fetch(url(base, "/v2/books/1")) == (410, #"{"message":"Lent out."}"#))
+      #expect(
+        try await doppel.line(containing: "GET /v2/books/1 →")
+          == #"GET /v2/books/1 → 410 (doppel.json:2 "checked out")"#)
+      // The other operations, and other ids, still answer from the document.
+      #expect(
+        try await fetch(url(base, "/v2/books/2")) == (200, #"{"author":"Frank Herbert","id":1,"title":"Dune"}"#))
+      #expect(try await fetch(url(base, "/v2/books"), headers: ["Prefer": "example=empty"]) == (200, "[]"))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func aNamedExampleIsAScenario() async throws {
+      let directory = try folder(["library.yaml": Self.library])
+      for (arguments, environment) in [
+        (["--scenario", "empty"], [:]), ([], ["DOPPEL_SCENARIO": "empty"]),
+      ] {
+        let doppel = try DoppelProcess(
+          ["serve", "library.yaml", "--port", "0", "--no-watch"] + arguments, directory: directory,
+          environment: environment)
+        let base = try await doppel.serverURL()
+        #expect(
+          try await doppel.line(containing: "Serving").contains(#"library.yaml (OpenAPI 3.1.0, scenario "empty")"#))
+        #expect(try await fetch(url(base, "/v2/books")) == (200, "[]"))
+        // Every operation with an example of that name answers with it, whatever its status; the
+        // others answer as usual.
+        #expect(try await fetch(url(base, "/v2/books/1")) == (404, #"{"message":"The shelves are empty."}"#))
+        #expect(
+          try await fetch(url(base, "/v2/books"), method: "POST")
+            == (201, #"{"author":"Octavia E. Butler","id":3,"title":"Kindred"}"#))
+        // The admin API lists the examples as scenarios, and switches among them.
+        #expect(
+          try await fetch(url(base, "/__doppel/scenario")).body.contains(#""scenarios":["shelf","empty","missing"]"#))
+        doppel.interrupt()
+        #expect(await doppel.waitForExit() == 0)
+      }
+
+      let unknown = try await DoppelProcess.run(
+        ["serve", "library.yaml", "--scenario", "full", "--port", "0"], directory: directory)
+      #expect(unknown.status != 0)
+      #expect(
+        unknown.error.contains(
+          #"There is no scenario "full" in the inputs: the manifests' scenarios are none, and the OpenAPI documents' named examples are "shelf", "empty", "missing". Use one of those, or add an example named "full" under a response's `examples`."#
+        ))
+    }
+
+    @Test func validatePrintsEveryViolationAndChangesNoAnswer() async throws {
+      let directory = try folder(["library.yaml": Self.library])
+      let doppel = try DoppelProcess(
+        ["serve", "library.yaml", "--validate", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      let (status, body) = try await fetch(url(base, "/v2/books/dune?limit=0"))
+      #expect(status == 200)
+      #expect(body == #"{"author":"Frank Herbert","id":1,"title":"Dune"}"#)
+      let violation = try await doppel.line(containing: "OpenAPI:")
+      #expect(
+        violation
+          == "OpenAPI: getBook (GET /books/{bookId}): request path parameter bookId: expected an integer, found the string \"dune\" (library.yaml:49 paths./books/{bookId}.parameters.0.schema.type)"
+      )
+      #expect(
+        try await doppel.line(containing: "GET /v2/books/dune")
+          == "GET /v2/books/dune?limit=0 → 200 (library.yaml:50 \"getBook\")")
+
+      _ = try await fetch(
+        url(base, "/v2/books"), method: "POST", headers: ["Content-Type": "application/json"])
+      let missingBody = try await doppel.line(containing: "OpenAPI: addBook")
+      #expect(
+        missingBody
+          == "OpenAPI: addBook (POST /books): request body: the required request body is missing (library.yaml:32 paths./books.post.requestBody.required)"
+      )
+      // A conforming exchange prints nothing but its request line.
+      _ = try await fetch(url(base, "/v2/books?limit=5"))
+      _ = try await doppel.line(containing: "GET /v2/books?limit=5")
+      #expect(doppel.outputLines.filter { $0.hasPrefix("OpenAPI:") }.count == 2)
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+
+      let without = try await DoppelProcess.run(
+        ["serve", "doppel.json", "--validate", "--port", "0"], directory: try folder(["doppel.json": #"{"stubs": []}"#])
+      )
+      #expect(without.status != 0)
+      #expect(
+        without.error.contains(
+          "--validate checks against the OpenAPI documents among the inputs, and there are none. Pass the document (such as api.yaml) beside the other inputs, or drop --validate."
+        ))
+    }
+
+    @Test func anEditedDocumentIsReloaded() async throws {
+      let directory = try folder(["library.yaml": Self.library])
+      let document = directory.appendingPathComponent("library.yaml")
+      let doppel = try DoppelProcess(["serve", "library.yaml", "--port", "0"], directory: directory)
+      let base = try await doppel.serverURL()
+      #expect(try await fetch(url(base, "/v2/books/1")).body.contains("Dune"))
+
+      try Data(
+        Self.library.replacingOccurrences(of: "example: {id: 1, title: Dune", with: "example: {id: 1, title: Beloved")
+          .utf8
+      )
+      .write(to: document)
+      _ = try await doppel.line(containing: "Reloaded")
+      #expect(
+        try await fetch(url(base, "/v2/books/1")) == (200, #"{"author":"Frank Herbert","id":1,"title":"Beloved"}"#))
+
+      // A broken edit keeps the previous version serving, and says what is wrong.
+      try Data(Self.library.replacingOccurrences(of: "  /loans:", with: "  /loans: [").utf8).write(to: document)
+      let error = try await doppel.errors.first { $0.contains("Not reloaded") }
+      #expect(error.hasPrefix("Not reloaded, still serving the previous version: library.yaml:"))
+      #expect(try await fetch(url(base, "/v2/books/1")).body.contains("Beloved"))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func anEditedFileThatTheDocumentRefersToIsReloaded() async throws {
+      let resources = packageRoot.appendingPathComponent("Tests/DoppelOpenAPITests/Resources")
+      let directory = try temporaryDirectory()
+      for name in ["cattery.yaml", "common.yaml"] {
+        try FileManager.default.copyItem(
+          at: resources.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+      }
+      let doppel = try DoppelProcess(["serve", "cattery.yaml", "--port", "0"], directory: directory)
+      let base = try await doppel.serverURL()
+      // The 400 has no example: its body is made from common.yaml's Problem.
+      let before = try await fetch(url(base, "/v1/breeds"), headers: ["Prefer": "code=400"])
+      #expect(before.status == 400)
+      #expect(!before.body.contains("Edited"))
+      let common = directory.appendingPathComponent("common.yaml")
+      let text = try String(contentsOf: common, encoding: .utf8)
+      try Data(text.replacingOccurrences(of: "minLength: 1", with: "enum: [Edited]").utf8).write(to: common)
+      _ = try await doppel.line(containing: "Reloaded")
+      let after = try await fetch(url(base, "/v1/breeds"), headers: ["Prefer": "code=400"])
+      #expect(after.status == 400)
+      #expect(after.body.contains(#""title":"Edited""#))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func aMalformedDocumentIsAClearError() async throws {
+      let directory = try folder([
+        "broken.yaml": "openapi: 3.1.0\ninfo:\n  title: Broken\n   version: 1.0.0\npaths: {}\n",
+        "swagger.json": #"{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}}"#,
+      ])
+      let broken = try await DoppelProcess.run(["serve", "broken.yaml", "--port", "0"], directory: directory)
+      #expect(broken.status != 0)
+      #expect(
+        broken.error
+          == "Error: broken.yaml:4:11: the YAML is malformed: mapping values are not allowed in this context. Fix the indentation or quoting there."
+      )
+      // doppel lint checks a document for what doppel serve refuses.
+      let lint = try await DoppelProcess.run(["lint", "broken.yaml"], directory: directory)
+      #expect(lint.status == 1)
+      #expect(
+        lint.output
+          == "broken.yaml:4:11: the YAML is malformed: mapping values are not allowed in this context. Fix the indentation or quoting there."
+      )
+      try Data(Self.library.utf8).write(to: directory.appendingPathComponent("library.yaml"))
+      let clean = try await DoppelProcess.run(["lint", "library.yaml"], directory: directory)
+      #expect(clean.status == 0)
+      #expect(clean.output == "No problems in 1 file.")
+      let swagger = try await DoppelProcess.run(["serve", "swagger.json", "--port", "0"], directory: directory)
+      #expect(swagger.status != 0)
+      #expect(
+        swagger.error.contains(
+          "swagger.json:1: Swagger 2.0 documents are not supported. Convert it to OpenAPI 3 (for example with swagger2openapi)."
+        ))
+    }
+  }
+#endif
