@@ -1,7 +1,6 @@
+import DoppelTesting
 import Foundation
 import Testing
-
-@testable import DoppelTesting
 
 /// Whether this process is the test binary itself, which a test can run again.
 private let canRunTheTestBinaryAgain = CommandLine.arguments.first?.hasSuffix(".xctest") == true

@@ -1,7 +1,6 @@
+import DoppelTesting
 import Foundation
 import Testing
-
-@testable import DoppelTesting
 
 /// The proof of isolation: hundreds of test cases run in parallel, each stubbing the same URLs
 /// with bodies of its own and firing concurrent requests, and each sees only its own answers.

@@ -1,6 +1,5 @@
+import DoppelTesting
 import Foundation
-
-@testable import DoppelTesting
 
 /// A breed, as the tiny model below loads it.
 struct Breed: Codable, Equatable, Sendable {

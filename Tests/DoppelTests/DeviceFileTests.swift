@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// A file named from outside that is not a regular file (`/dev/zero` never ends) is refused with a
 /// message instead of being read until memory runs out.

@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestHTTPServer
 import Testing
-
-@testable import Doppel
 
 /// The same requests against a stub and against a real HTTP server on loopback serving the same
 /// responses, comparing everything the caller can observe. Known differences are listed in the

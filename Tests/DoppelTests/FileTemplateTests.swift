@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// Templated responses whose template is a fixture file's text: `"file"` with `"template": true`,
 /// and `Response.file(_:).templated()`.

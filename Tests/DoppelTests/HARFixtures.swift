@@ -1,6 +1,5 @@
+import Doppel
 import Foundation
-
-@testable import Doppel
 
 /// HAR documents for the HAR and cassette tests.
 enum HARFixtures {

@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// HAR problems are reported as manifest problems are: `file:line:column: JSON path: what is
 /// wrong. The fix.`, with the true cause, and no number crashes anything.

@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestHTTPServer
 import Testing
-
-@testable import Doppel
 
 @Suite struct HARRedactionTests {
   @Test func recordingNeverWritesASecret() async throws {

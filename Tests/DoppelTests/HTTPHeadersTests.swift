@@ -1,6 +1,5 @@
+import Doppel
 import Testing
-
-@testable import Doppel
 
 @Suite struct HTTPHeadersTests {
   @Test func caseInsensitiveMultiValue() {

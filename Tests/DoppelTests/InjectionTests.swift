@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// Code that takes a protocol or a closure instead of a `URLSession`, answered in memory by the
 /// same backend, stubs, journal and diagnostics.

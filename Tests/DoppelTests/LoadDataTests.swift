@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// `backend.loadData`: the closure shape `(URL) async throws -> Data`, answered in memory.
 @Suite struct LoadDataTests {

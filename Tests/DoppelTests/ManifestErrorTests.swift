@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// Every mistake in a manifest is an error at load time naming the file, the position, the key
 /// path and the fix.

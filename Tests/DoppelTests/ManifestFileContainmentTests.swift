@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// A manifest names files (fixtures, templates, cassettes, proxy recordings) only inside its own
 /// folder; a stub read from the admin API only inside the folder the server was given.

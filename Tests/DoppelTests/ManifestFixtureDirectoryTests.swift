@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// The zero-configuration layout: `<host>/<path>` files served at those URLs.
 @Suite struct ManifestFixtureDirectoryTests {

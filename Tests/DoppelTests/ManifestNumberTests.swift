@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// No number in a manifest can crash the process: each is range-checked into a positioned error
 /// that states the allowed range.

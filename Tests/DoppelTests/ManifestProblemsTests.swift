@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// A manifest with several problems reports all of them at once, one line each, in the order of
 /// the file, so a user fixes them in one pass.

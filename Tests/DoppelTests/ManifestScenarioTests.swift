@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// Scenarios layered over the base stubs, chosen in code, by environment variable or by launch
 /// argument.

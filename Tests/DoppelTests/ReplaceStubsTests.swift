@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// Replacing every stub (how the stub server reloads its files) is one step: requests sent while
 /// it happens meet the old stubs or the new ones, never none.

@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 @Suite struct TaskTypeTests {
   private func uploadBackend() -> Backend {

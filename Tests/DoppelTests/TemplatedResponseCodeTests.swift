@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// `Response.templated(seed:)`: templates from code, in sequences, and sent by DoppelRemote.
 @Suite struct TemplatedResponseCodeTests {

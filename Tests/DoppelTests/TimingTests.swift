@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// A flag a test can read while a request is in flight.
 final class Flag: Sendable {
