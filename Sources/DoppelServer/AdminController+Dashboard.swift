@@ -23,7 +23,8 @@
 
     /// The route of an admin request: `GET <prefix>` from a browser (an `Accept` that names
     /// `text/html`) is the dashboard's page, any other request to the prefix the JSON index;
-    /// `dashboard.js` and `dashboard.css` are the page's script and stylesheet, `events` the
+    /// `dashboard.js`, `dashboard.css` and `dashboard.svg` are the page's script, stylesheet and
+    /// icon, `events` the
     /// stream of changes the page listens to.
     func route(method: String, target: String, accept: [String]) -> Route {
       guard let prefix = settings.pathPrefix else { return .api }
@@ -41,6 +42,7 @@
       case "": return method == "GET" && Self.acceptsHTML(accept) ? .dashboard(.page) : .api
       case "dashboard.js": return .dashboard(.script)
       case "dashboard.css": return .dashboard(.stylesheet)
+      case "dashboard.svg": return .dashboard(.icon)
       case "events": return .events
       default: return .api
       }
@@ -84,6 +86,9 @@
       case .stylesheet:
         text = DashboardFile.stylesheetText
         type = "text/css; charset=utf-8"
+      case .icon:
+        text = DashboardFile.iconText
+        type = "image/svg+xml"
       }
       return Answer(
         status: 200, body: .null, raw: Data(text.utf8), contentType: type, headers: Self.dashboardHeaders)
@@ -99,14 +104,16 @@
     /// whenever the journal, the stubs, the scenario or a state changed.
     ///
     /// `requests` is the journal's next entry number (the `since` that asks for what is new),
-    /// `changes` the number of admin requests that changed something.
+    /// `changes` the number of admin requests that changed something, `stubRevision` an opaque
+    /// text that changes whenever a stub is added or removed (a reload included).
     func changeSummary(_ backend: Backend) -> String {
       let scenario = activeScenario
       let summary: JSONValue = [
         "requests": .number(Double(backend.journalAppended)),
         "dropped": .number(Double(backend.droppedJournalEntries)),
         "stubs": .number(Double(backend.stubs.count)),
-        "stubRevision": .number(Double(backend.stubRevision)),
+        // Opaque, and too large for a JSON number to keep exactly: a string.
+        "stubRevision": .string(String(backend.stubRevision)),
         "scenario": scenario.map(JSONValue.string) ?? .null,
         "state": .string(backend.scenarioState),
         "machines": .object(backend.stateMachines.mapValues(JSONValue.string)),

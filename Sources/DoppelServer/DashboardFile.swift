@@ -9,6 +9,9 @@
     case page
     case script
     case stylesheet
+    /// The page's icon: without one, a browser asks the stub server for `/favicon.ico`, which no
+    /// stub answers and the journal would show.
+    case icon
 
     /// The page, with `prefix` (the admin API's path prefix, `/__doppel/`) in its links.
     static func pageText(prefix: String) -> String {
@@ -39,6 +42,7 @@
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="referrer" content="no-referrer">
       <title>Doppel dashboard</title>
+      <link rel="icon" href="{{prefix}}dashboard.svg" type="image/svg+xml">
       <link rel="stylesheet" href="{{prefix}}dashboard.css">
       <script src="{{prefix}}dashboard.js" defer></script>
       </head>
@@ -83,6 +87,15 @@
       <noscript><p>The dashboard needs JavaScript. The admin API answers JSON under {{prefix}}.</p></noscript>
       </body>
       </html>
+
+      """#
+
+    /// The icon: two overlapping squares, a thing and its double.
+    static let iconText = #"""
+      <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+      <rect x="3" y="3" width="18" height="18" rx="4" fill="#0969da"/>
+      <rect x="11" y="11" width="18" height="18" rx="4" fill="none" stroke="#0969da" stroke-width="3"/>
+      </svg>
 
       """#
 

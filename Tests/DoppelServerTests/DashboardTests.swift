@@ -60,6 +60,11 @@
         #expect(styleResponse.value(forHTTPHeaderField: "Content-Type") == "text/css; charset=utf-8")
         expectSecurityHeaders(styleResponse)
 
+        let (icon, iconResponse) = try await fetch(server.url("/__doppel/dashboard.svg"))
+        #expect(iconResponse.value(forHTTPHeaderField: "Content-Type") == "image/svg+xml")
+        #expect(icon.hasPrefix("<svg"))
+        expectSecurityHeaders(iconResponse)
+
         let (_, post) = try await fetch(server.url("/__doppel/dashboard.js"), method: "POST")
         #expect(post.statusCode == 405)
         #expect(post.value(forHTTPHeaderField: "Allow") == "GET")
