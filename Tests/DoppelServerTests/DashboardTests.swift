@@ -14,11 +14,14 @@
     private static let browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
     private func withServer(
-      token: String? = nil, idleTimeout: Duration? = nil, _ body: (StubServer) async throws -> Void
+      token: String? = nil, idleTimeout: Duration? = nil, adminPort: Int? = nil, maximumConnections: Int? = nil,
+      _ body: (StubServer) async throws -> Void
     ) async throws {
       var configuration = StubServer.Configuration()
       configuration.admin.token = token
+      configuration.admin.port = adminPort
       if let idleTimeout { configuration.idleTimeout = idleTimeout }
+      if let maximumConnections { configuration.maximumConnections = maximumConnections }
       let backend = quietBackend()
       backend.stub(.get("/hello"), .text("hi"))
       try await withStubServer(backend, configuration: configuration) { server in try await body(server) }
@@ -114,6 +117,20 @@
       }
     }
 
+    @Test func theDashboardIsOnTheAdminPortWhenItHasOne() async throws {
+      try await withServer(adminPort: 0) { server in
+        let admin = try #require(server.adminURL)
+        let (page, response) = try await fetch(admin, headers: ["Accept": Self.browserAccept])
+        #expect(response.statusCode == 200)
+        #expect(page.contains("<title>Doppel dashboard</title>"))
+        let (_, script) = try await fetch(admin.appendingPathComponent("dashboard.js"))
+        #expect(script.statusCode == 200)
+        // The main port serves stubs only: the prefix there is a stub request like any other.
+        let (_, main) = try await fetch(server.url("/__doppel/"), headers: ["Accept": Self.browserAccept])
+        #expect(main.statusCode == 404)
+      }
+    }
+
     #if canImport(Glibc)
       /// Sends `GET path` with `headers` over a raw connection: the status line and the body.
       private func raw(port: Int, _ path: String, headers: [String]) async throws -> (status: String, body: String) {
@@ -200,6 +217,24 @@
             #expect(try await events.readEvents(until: #""requests":\#(count)"#) != nil)
           }
           #expect(clock.now - start >= idle * 3)
+        }
+      }
+
+      @Test func theEventStreamHoldsAConnectionWithinTheLimit() async throws {
+        try await withServer(maximumConnections: 1) { server in
+          let (events, _, _) = try await openEvents(port: server.port)
+          // The stream holds the only connection: the next one waits in the listen queue.
+          let waiting = try await RawConnection.connect(port: server.port)
+          defer { waiting.close() }
+          try await waiting.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+          waiting.setReadTimeout(.milliseconds(300))
+          let (early, end) = try await waiting.readUntilEnd()
+          #expect(early.isEmpty && end == .timedOut)
+          // Once the stream's client goes, the waiting request is answered.
+          events.close()
+          waiting.setReadTimeout(.seconds(10))
+          let (bytes, _) = try await waiting.readUntilEnd()
+          #expect(statusLine(bytes) == "HTTP/1.1 200 OK")
         }
       }
 
