@@ -48,6 +48,9 @@
       var allow: [String] = []
       /// More header fields, such as `WWW-Authenticate`.
       var headers: [(name: String, value: String)] = []
+      /// Whether a request other than `GET` left everything as it was (`POST verify`): not counted
+      /// as a change (see ``changeCount``).
+      var changedNothing = false
     }
 
     // MARK: Routing
@@ -57,7 +60,7 @@
 
     func answer(method: String, target: String, body: Data?, backend: Backend) -> Answer {
       let answer = answerUncounted(method: method, target: target, body: body, backend: backend)
-      if method != "GET" && (200..<300).contains(answer.status) {
+      if method != "GET" && (200..<300).contains(answer.status) && !answer.changedNothing {
         state.withLock { $0.changes += 1 }
       }
       return answer

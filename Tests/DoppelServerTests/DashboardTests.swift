@@ -199,6 +199,19 @@
           #expect(put.statusCode == 200)
           let afterState = try #require(await events.readEvents(until: #""machines":{"basket":"full"}"#))
           #expect(afterState.contains(#""changes":1"#))
+
+          // A verification changes nothing; clearing the journal is a change.
+          let (_, verified) = try await fetch(
+            server.url("/__doppel/verify"), method: "POST", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"request": "GET /hello", "count": 1}"#.utf8))
+          #expect(verified.statusCode == 200)
+          _ = try await fetch(server.url("/hello"))
+          let afterVerify = try #require(await events.readEvents(until: #""requests":2"#))
+          #expect(afterVerify.contains(#""changes":1"#))
+          let (_, cleared) = try await fetch(server.url("/__doppel/requests"), method: "DELETE")
+          #expect(cleared.statusCode == 200)
+          let afterClear = try #require(await events.readEvents(until: #""changes":2"#))
+          #expect(afterClear.contains(#""requests":0"#))
         }
       }
 
