@@ -160,7 +160,7 @@
               requests: requests, count: count, expected: expected, dropped: backend.droppedJournalEntries))
         }
       }
-      return Answer(status: 200, body: .object(object))
+      return Answer(status: 200, body: .object(object), changedNothing: true)
     }
   }
 #endif

@@ -22,15 +22,19 @@
     /// The refusal of `head` by the trust model (see ``StubServer/AdminAPI``), or `nil` when the
     /// admin API may answer it: a loopback or allowed `Host`, no foreign `Origin`, no
     /// `Sec-Fetch-Site` from another site, the token when there is one, and a JSON body.
-    func refusal(of head: AdminRequestHead) -> Answer? {
-      guard let (status, message) = check(head) else { return nil }
+    ///
+    /// - Parameter requiringToken: `false` for the dashboard's own files (the page, its script and
+    ///   its stylesheet), which hold no data: a browser loads them without the token, and the page
+    ///   asks for it when the admin API answers 401.
+    func refusal(of head: AdminRequestHead, requiringToken: Bool = true) -> Answer? {
+      guard let (status, message) = check(head, requiringToken: requiringToken) else { return nil }
       settings.onRefusal?("Refused \(head.method) \(head.target) (\(status)): \(message)")
       var answer = Answer(status: status, body: ["error": .string(message)])
       if status == 401 { answer.headers = [("WWW-Authenticate", #"Bearer realm="doppel admin API""#)] }
       return answer
     }
 
-    private func check(_ head: AdminRequestHead) -> (status: Int, message: String)? {
+    private func check(_ head: AdminRequestHead, requiringToken: Bool) -> (status: Int, message: String)? {
       guard let hostValue = head.host else {
         return (
           403,
@@ -58,7 +62,7 @@
           "the admin API refuses requests a browser sends for another site (Sec-Fetch-Site: \(value)). Drive the admin API from a test or a script (DoppelRemote, curl), not from a web page."
         )
       }
-      if let token = settings.token {
+      if let token = settings.token, requiringToken {
         let sent = head.authorizations.compactMap(Self.bearerToken)
         guard !sent.isEmpty else {
           return (

@@ -13,6 +13,10 @@
       /// The stubs added through the admin API, oldest first, with the handles serving them.
       var added: [(definition: StubDefinition, handle: StubHandle)] = []
       var scenario: String?
+      /// How many requests changed something through the admin API: the dashboard's event stream
+      /// reports it, so that a page reloads after a change it cannot see in the counts (a journal
+      /// cleared and refilled to the same length, say).
+      var changes = 0
     }
 
     private let state: Locked<State>
@@ -37,11 +41,16 @@
     struct Answer: Sendable {
       var status: Int
       var body: JSONValue
-      /// Bytes sent instead of `body` encoded (a HAR document).
+      /// Bytes sent instead of `body` encoded (a HAR document, a file of the dashboard).
       var raw: Data?
+      /// The answer's `Content-Type`.
+      var contentType = "application/json"
       var allow: [String] = []
       /// More header fields, such as `WWW-Authenticate`.
       var headers: [(name: String, value: String)] = []
+      /// Whether a request other than `GET` left everything as it was (`POST verify`): not counted
+      /// as a change (see ``changeCount``).
+      var changedNothing = false
     }
 
     // MARK: Routing
@@ -50,6 +59,20 @@
     static let endpoints = ["stubs", "scenario", "state", "requests", "requests.har", "verify", "reset"]
 
     func answer(method: String, target: String, body: Data?, backend: Backend) -> Answer {
+      let answer = answerUncounted(method: method, target: target, body: body, backend: backend)
+      if method != "GET" && (200..<300).contains(answer.status) && !answer.changedNothing {
+        state.withLock { $0.changes += 1 }
+      }
+      return answer
+    }
+
+    /// The number of admin requests that changed something (see ``changeSummary(_:)``).
+    var changeCount: Int { state.withLock { $0.changes } }
+
+    /// The scenario served, or `nil` for the base stubs alone.
+    var activeScenario: String? { state.withLock { $0.scenario } }
+
+    private func answerUncounted(method: String, target: String, body: Data?, backend: Backend) -> Answer {
       let prefix = settings.pathPrefix ?? "/"
       var rest = target.count > prefix.count ? String(target.dropFirst(prefix.count)) : ""
       var query: [URLQueryItem] = []

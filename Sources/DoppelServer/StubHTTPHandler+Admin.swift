@@ -14,13 +14,23 @@
         origins: head.headers["origin"], fetchSites: head.headers["sec-fetch-site"],
         authorizations: head.headers["authorization"], contentType: head.headers.first(name: "content-type"),
         hasBody: data != nil, localPort: context.channel.localAddress?.port)
-      if let refusal = core.admin.refusal(of: trust) {
+      let route = core.admin.route(method: head.method.rawValue, target: head.uri, accept: head.headers["accept"])
+      if let refusal = core.admin.refusal(of: trust, requiringToken: route.requiresToken) {
         writeAdmin(refusal, for: head, context: context)
         return
       }
-      let answer = core.admin.answer(
-        method: head.method.rawValue, target: head.uri, body: data, backend: core.backend)
-      writeAdmin(answer, for: head, context: context)
+      switch route {
+      case .dashboard(let file):
+        writeAdmin(core.admin.dashboardAnswer(file, method: head.method.rawValue), for: head, context: context)
+      case .events where head.method == .GET:
+        startAdminEvents(head, context: context)
+      case .events:
+        writeAdmin(AdminController.onlyGET(head.method.rawValue), for: head, context: context)
+      case .api:
+        let answer = core.admin.answer(
+          method: head.method.rawValue, target: head.uri, body: data, backend: core.backend)
+        writeAdmin(answer, for: head, context: context)
+      }
     }
 
     /// Answers a request outside the admin API's prefix on the admin API's own port: 404, and where
@@ -48,7 +58,7 @@
         answer.raw ?? (try? encoder.encode(answer.body)) ?? Data(#"{"error":"The answer could not be encoded."}"#.utf8)
       bytes.append(UInt8(ascii: "\n"))
       var headers = NIOHTTP1.HTTPHeaders()
-      headers.add(name: "Content-Type", value: "application/json")
+      headers.add(name: "Content-Type", value: answer.contentType)
       headers.add(name: "Cache-Control", value: "no-store")
       if !answer.allow.isEmpty { headers.add(name: "Allow", value: answer.allow.joined(separator: ", ")) }
       for (name, value) in answer.headers { headers.add(name: name, value: value) }

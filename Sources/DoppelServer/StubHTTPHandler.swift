@@ -77,6 +77,9 @@
     /// The request's `Origin` when ``StubServer/Configuration/corsOrigins`` lets it read the
     /// answer: the answer's head names it (see `StubHTTPHandler+CORS.swift`).
     var corsOrigin: String?
+    /// The dashboard's event stream, while this connection serves it (see
+    /// `StubHTTPHandler+AdminEvents.swift`).
+    var adminEvents: AdminEventFeed?
 
     /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
     /// that the client sees the error response rather than a reset.
@@ -197,6 +200,7 @@
       if event is ServerShutdownEvent {
         shuttingDown = true
         if case .silent = state { close(context) }
+        if adminEvents != nil { endAdminEvents(context: context) }
         return
       }
       context.fireUserInboundEventTriggered(event)
@@ -207,6 +211,7 @@
       state = .closing
       pending?.cancel()
       pending = nil
+      adminEvents = nil
       unsentBody = nil
       deferredRequest = nil
       context.fireChannelInactive()
@@ -380,16 +385,18 @@
     }
   }
 
-  /// Work scheduled for a connection: a timer on its event loop, or a task sleeping on the
-  /// backend's clock.
+  /// Work scheduled for a connection: a timer on its event loop, a task sleeping on the
+  /// backend's clock, or the repeated check of the dashboard's event stream.
   enum PendingWork {
     case scheduled(Scheduled<Void>)
     case task(Task<Void, Never>)
+    case repeated(RepeatedTask)
 
     func cancel() {
       switch self {
       case .scheduled(let scheduled): scheduled.cancel()
       case .task(let task): task.cancel()
+      case .repeated(let task): task.cancel()
       }
     }
   }

@@ -247,6 +247,27 @@
         }
       }
 
+      /// Reads whole server-sent events (each up to a blank line) until one contains `text`: what
+      /// arrived up to the end of that event, or `nil` when the connection ends or goes quiet
+      /// first. Reads a byte at a time, so that nothing after that event is consumed.
+      func readEvents(until text: String) async throws -> String? {
+        let descriptor = descriptor
+        return try await blocking {
+          var bytes: [UInt8] = []
+          var eventStart = 0
+          var byte: UInt8 = 0
+          while recv(descriptor, &byte, 1, 0) == 1 {
+            bytes.append(byte)
+            guard bytes.ends(with: [10, 10]) else { continue }
+            if String(decoding: bytes[eventStart...], as: UTF8.self).contains(text) {
+              return String(decoding: bytes, as: UTF8.self)
+            }
+            eventStart = bytes.count
+          }
+          return nil
+        }
+      }
+
       /// Closes the connection (once).
       func close() {
         if !isClosed.testAndSet() { _ = Glibc.close(descriptor) }
