@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L307() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:353
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:354
 #if Server
-func snippet_DoppelServer_TheStubServer_L353() async throws {
+func snippet_DoppelServer_TheStubServer_L354() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L353() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:378
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:379
 #if Server
-func snippet_DoppelServer_TheStubServer_L378() async throws {
+func snippet_DoppelServer_TheStubServer_L379() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -111,10 +111,10 @@ func snippet_DoppelServer_TheStubServer_L378() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:512
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:569
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L512() async throws {
+func snippet_DoppelServer_TheStubServer_L569() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])

@@ -92,8 +92,8 @@ struct Snippet_README_L254 {
   }
 }
 
-// README.md:356
-func snippet_README_L356() async throws {
+// README.md:363
+func snippet_README_L363() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
