@@ -32,4 +32,24 @@ if [ -n "$checkouts" ]; then
   echo "A package that depends on Doppel (no traits) checked out other packages: $checkouts" >&2
   exit 1
 fi
-echo "The consumer package builds, its tests pass, and it resolved no package but Doppel."
+# The example app and the benchmarks are executable targets of Doppel's own (SwiftPM runs them in
+# this repository), not products: a consumer that names one must be refused.
+mkdir -p "$work/probe/Sources/probe"
+echo 'print("probe")' >"$work/probe/Sources/probe/main.swift"
+cat >"$work/probe/Package.swift" <<SWIFT
+// swift-tools-version:6.1
+import PackageDescription
+let package = Package(
+  name: "probe", dependencies: [.package(name: "Doppel", path: "$root")],
+  targets: [.executableTarget(name: "probe", dependencies: [.product(name: "catfancy", package: "Doppel")])])
+SWIFT
+if probe="$(swift build --package-path "$work/probe" 2>&1)"; then
+  echo "A consumer can name the example app (catfancy) as a product of Doppel: it must not be one." >&2
+  exit 1
+fi
+if ! grep -q "product 'catfancy' required by package 'probe' target 'probe' not found in package 'Doppel'" <<<"$probe"; then
+  echo "A consumer naming catfancy failed for another reason than its not being a product:" >&2
+  echo "$probe" >&2
+  exit 1
+fi
+echo "The consumer package builds, its tests pass, it resolved no package but Doppel, and catfancy is no product of Doppel's."
