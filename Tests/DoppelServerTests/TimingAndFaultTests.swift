@@ -73,7 +73,7 @@
 
     @Test func resettingTheConnectionResetsIt() async throws {
       let backend = quietBackend()
-      backend.stub(.get("/reset"), .resettingConnection)
+      backend.stub(.get("/reset"), .fault(.connectionReset))
       backend.stub(.get("/fine"), .text("fine"))
       try await withStubServer(backend) { server in
         let connection = try await RawConnection.connect(port: server.port)
@@ -89,7 +89,7 @@
 
     @Test func inProcessCallersSeeAResetAsALostConnection() async throws {
       let backend = quietBackend()
-      backend.stub(.get("https://api.example.com/reset"), .resettingConnection)
+      backend.stub(.get("https://api.example.com/reset"), .fault(.connectionReset))
       let request = URLRequest(url: URL(string: "https://api.example.com/reset")!)
       for attempt in [
         { _ = try await backend.respond(to: request) },

@@ -267,7 +267,7 @@ import Testing
 
   @Test func faultsRandomDelaysFailureRatesAndProxiesAreSentAndReadBack() throws {
     let sent: [(Responder, JSONValue)] = [
-      (.response(.resettingConnection), ["fault": "connectionReset"]),
+      (.response(.fault(.connectionReset)), ["fault": "connectionReset"]),
       (.response(.fault(.emptyResponse).delayed(by: .seconds(1))), ["fault": "emptyResponse", "delay": 1]),
       (
         .response(.status(204).delayed(by: .uniform(min: .milliseconds(100), max: .milliseconds(500)))),

@@ -15,7 +15,7 @@ private func makeBackend() -> Backend {
   backend.stub(.header("X-Mode", "chunked") && .path("/feed"), .text("aabbccdd").chunked(size: 2, every: .seconds(1)))
   backend.stub(.path("/slow"), .text("slow").throttled(bytesPerSecond: 4))
   backend.stub(.path("/drop"), .text("0123456789").droppingConnection(afterBytes: 3))
-  backend.stub(.path("/reset"), .resettingConnection)
+  backend.stub(.path("/reset"), .fault(.connectionReset))
   backend.stub(.path("/never"), .never)
   backend.stub(.path("/redirect"), .redirect(to: "/ok"))
   backend.stub(.path(glob: "/files/*"), .status(204))

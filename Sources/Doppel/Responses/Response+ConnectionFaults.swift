@@ -1,15 +1,6 @@
 import Foundation
 
 extension Response {
-  /// A connection reset before any response arrives: the same as `.fault(.connectionReset)`.
-  ///
-  /// URLSession and in-memory callers get `URLError(.networkConnectionLost)`. The stub server
-  /// (`DoppelServer`) resets the TCP connection, so any HTTP client sees a reset (`ECONNRESET`)
-  /// instead of a response. Combine with `delayed(by:)` for a reset that takes a while.
-  ///
-  /// For a connection that drops partway through the body, use ``droppingConnection(afterBytes:)``.
-  public static var resettingConnection: Response { .fault(.connectionReset) }
-
   /// A fault on the connection instead of a response, as a misbehaving server or network gives:
   ///
   /// ```swift

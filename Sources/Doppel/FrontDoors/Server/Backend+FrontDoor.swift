@@ -102,7 +102,7 @@ package struct FrontDoorAnswer: Sendable {
 package enum FrontDoorFailure: Sendable {
   /// No stub matched and the unmatched policy is to fail: the near-miss report.
   case unmatched(report: String)
-  /// `.fault(.connectionReset)` (``Response/resettingConnection``): reset the connection.
+  /// `.fault(.connectionReset)`: reset the connection.
   case reset
   /// `.fault(.emptyResponse)`: close the connection before any byte.
   case emptyResponse
