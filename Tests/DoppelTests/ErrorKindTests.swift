@@ -38,7 +38,7 @@ import Testing
     #expect(second.message.hasPrefix("/App/doppel.json:\(location.line):\(location.column): "))
   }
 
-  @Test func aCassetteErrorIsOfKindCassette() throws {
+  @Test func aCassetteErrorIsOfKindCassetteAndNamesItsPosition() throws {
     let failure = try #require(
       error { _ = try Cassette(data: Data("{\"log\": {\"entries\": [".utf8), file: "bad.har") })
     #expect(failure.kind == .cassette)
@@ -46,6 +46,9 @@ import Testing
       failure.message
         == "bad.har:1:22: malformed JSON: the file ends where a value was expected. A HAR file is one JSON document; check that the export finished and that the file was not cut short."
     )
+    #expect(failure.location?.fileName == "bad.har")
+    #expect(failure.location?.line == 1)
+    #expect(failure.location?.column == 22)
   }
 
   @Test func aMissingBodyFileIsOfKindFile() throws {

@@ -16,24 +16,31 @@ struct HARReading {
     self.positions = positions
     if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
       throw DoppelError.cassette(
-        "\(file):\(positions.position(offset)): the file is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. A HAR file is UTF-8 JSON; export the capture again."
-      )
+        "\(file):\(positions.position(offset)): the file is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. A HAR file is UTF-8 JSON; export the capture again.",
+        at: Self.location(file, positions.position(offset)))
     }
     do {
       root = try PositionedJSONParser.parse(
         bytes, whenEmpty: "the file is empty; a HAR file is a JSON object such as {\"log\": {\"entries\": []}}")
     } catch {
       throw DoppelError.cassette(
-        "\(file):\(positions.position(error.offset)): malformed JSON: \(error.message). A HAR file is one JSON document; check that the export finished and that the file was not cut short."
-      )
+        "\(file):\(positions.position(error.offset)): malformed JSON: \(error.message). A HAR file is one JSON document; check that the export finished and that the file was not cut short.",
+        at: Self.location(file, positions.position(error.offset)))
     }
     do {
       har = try HARTreeReader.file(root)
     } catch {
       let path = HARTreeReader.path(to: error.offset, in: root)
       throw DoppelError.cassette(
-        "\(file):\(positions.position(error.offset)): \(path.isEmpty ? "" : path + ": ")\(error.message)")
+        "\(file):\(positions.position(error.offset)): \(path.isEmpty ? "" : path + ": ")\(error.message)",
+        at: Self.location(file, positions.position(error.offset)))
     }
+  }
+
+  /// `position` in `file` as a ``DoppelError``'s location (`fileID` is the file's name).
+  static func location(_ file: String, _ position: TextPosition) -> CodeLocation {
+    let name = String(file.split(separator: "/").last ?? Substring(file))
+    return CodeLocation(fileID: name, filePath: file, line: position.line, column: position.column)
   }
 
   /// `file:line:column` of the value at `field` inside entry `index` (`response.content.text`),
