@@ -163,6 +163,18 @@ let package = Package(
       resources: [.copy("Resources")]
     ),
 
+    // Doppel's names beside NIOHTTP1's, swift-http-types' and an app's own `Request` and `Response`:
+    // a test file that imports them all compiles (with the Server and OpenAPI traits).
+    .target(name: "NameCollisionApp", path: "Tests/NameCollisionApp"),
+    .testTarget(
+      name: "NameCollisionTests",
+      dependencies: [
+        "DoppelTesting", "NameCollisionApp",
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+        .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
+      ]
+    ),
+
     // Throughput against floors measured in the same run: `swift run -c release Benchmarks`.
     // Benchmarks/server holds the wrk/nginx script for the stub server, not Swift sources;
     // Benchmarks/TraitCost is a package of its own (what a test through the `.doppel` trait costs,

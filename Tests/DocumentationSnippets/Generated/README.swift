@@ -15,8 +15,8 @@ import XCTest
 
 // README.md:28: skipped (consumer-package: built and tested by .ci/consumer.sh; a Package.swift excerpt)
 
-// README.md:62
-func snippet_README_L62() async throws {
+// README.md:67
+func snippet_README_L67() async throws {
   let backend = Backend()
   backend.stub(.get("https://api.example.com/breeds.json"), .json(breeds))
   backend.stub(.post("/orders") && .jsonBody(["sku": "A1"]), .status(201))
@@ -33,8 +33,8 @@ func snippet_README_L62() async throws {
   _ = journal
 }
 
-// README.md:138
-struct Snippet_README_L138 {
+// README.md:143
+struct Snippet_README_L143 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -47,8 +47,8 @@ struct Snippet_README_L138 {
   }
 }
 
-// README.md:162
-func snippet_README_L162() async throws {
+// README.md:167
+func snippet_README_L167() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
@@ -64,15 +64,15 @@ func snippet_README_L162() async throws {
   _ = load
 }
 
-// README.md:219
-func snippet_README_L219() async throws {
+// README.md:224
+func snippet_README_L224() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:243
-func snippet_README_L243() async throws {
+// README.md:248
+func snippet_README_L248() async throws {
   let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
@@ -82,8 +82,8 @@ func snippet_README_L243() async throws {
   _ = loadData
 }
 
-// README.md:254
-struct Snippet_README_L254 {
+// README.md:259
+struct Snippet_README_L259 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -92,8 +92,8 @@ struct Snippet_README_L254 {
   }
 }
 
-// README.md:363
-func snippet_README_L363() async throws {
+// README.md:368
+func snippet_README_L368() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
