@@ -59,11 +59,13 @@ let package = Package(
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
     .target(name: "Doppel"),
-    .testTarget(name: "DoppelTests", dependencies: ["Doppel", "TestHTTPServer"]),
+    .testTarget(name: "DoppelTests", dependencies: ["Doppel", "TestHTTPServer", "TestSupport"]),
 
     // A tiny loopback HTTP/1.1 server for tests that need a real server (differential tests,
     // recording). Test-only; not a product.
     .target(name: "TestHTTPServer", path: "Tests/TestHTTPServer"),
+    // What the test targets share: quietBackend(). Test-only; not a product.
+    .target(name: "TestSupport", dependencies: ["Doppel"], path: "Tests/TestSupport"),
 
     // Swift Testing trait, XCTest helpers, verification and issue reporting.
     .target(name: "DoppelTesting", dependencies: ["Doppel"]),
@@ -105,7 +107,7 @@ let package = Package(
     .testTarget(
       name: "DoppelServerTests",
       dependencies: [
-        "DoppelServer", "Doppel", "TestHTTPServer",
+        "DoppelServer", "Doppel", "TestHTTPServer", "TestSupport",
         // Handlers tested on virtual time, as swift-nio tests its own.
         .product(name: "NIOEmbedded", package: "swift-nio", condition: server),
         // The certificates' fields, read back as a client would.

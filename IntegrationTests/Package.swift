@@ -15,9 +15,13 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
   ],
   targets: [
+    // QuietBackend.swift is a link to the main package's Tests/TestSupport.
+    .target(
+      name: "TestSupport", dependencies: [.product(name: "Doppel", package: "Doppel")], path: "Tests/TestSupport"),
     .testTarget(
       name: "AsyncHTTPClientTests",
       dependencies: [
+        "TestSupport",
         .product(name: "Doppel", package: "Doppel"),
         .product(name: "DoppelServer", package: "Doppel"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -27,7 +31,7 @@ let package = Package(
       // Support.swift is a link to Tests/DoppelServerTests/Support.swift, whose code is compiled
       // only when the main package's Server trait is on; here it always is.
       swiftSettings: [.define("Server")]
-    )
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

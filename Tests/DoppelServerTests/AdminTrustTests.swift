@@ -1,4 +1,5 @@
 #if Server
+  import TestSupport
   import Doppel
   import DoppelServer
   import Foundation

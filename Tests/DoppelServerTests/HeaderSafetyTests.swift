@@ -1,5 +1,6 @@
 #if Server
   #if canImport(Glibc)
+    import TestSupport
     import Doppel
     import DoppelServer
     import Foundation

@@ -14,11 +14,6 @@
   /// A URLSession on the real HTTP stack (no URLProtocol of Doppel's anywhere).
   let realSession = URLSession(configuration: .ephemeral)
 
-  /// A quiet backend for tests.
-  func quietBackend(clock: any Clock<Duration> = ContinuousClock()) -> Backend {
-    Backend(issueReporter: .ignore, clock: clock)
-  }
-
   extension StubServer {
     /// `baseURL` + `path` (which starts with `/` and may hold a query).
     func url(_ path: String) -> URL { URL(string: baseURL.absoluteString + path)! }

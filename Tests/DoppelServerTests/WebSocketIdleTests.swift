@@ -1,4 +1,5 @@
 #if Server
+  import TestSupport
   import Doppel
   @_spi(Fuzzing) import DoppelServer
   import NIOCore

@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// A file named from outside that is not a regular file (`/dev/zero` never ends) is refused with a

@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// Templated responses whose template is a fixture file's text: `"file"` with `"template": true`,

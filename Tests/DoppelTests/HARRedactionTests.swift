@@ -1,6 +1,7 @@
 import Doppel
 import Foundation
 import TestHTTPServer
+import TestSupport
 import Testing
 
 @Suite struct HARRedactionTests {

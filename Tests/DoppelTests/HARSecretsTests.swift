@@ -1,5 +1,6 @@
 import Foundation
 import TestHTTPServer
+import TestSupport
 import Testing
 
 @testable import Doppel

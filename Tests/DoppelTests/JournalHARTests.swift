@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// The journal as HAR: what a test saw, to open in developer tools or replay.

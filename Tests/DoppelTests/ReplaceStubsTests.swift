@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// Replacing every stub (how the stub server reloads its files) is one step: requests sent while

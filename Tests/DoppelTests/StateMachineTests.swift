@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// Several named state machines, each with its own state; the unnamed main one stays the default.

@@ -26,9 +26,6 @@ final class IssueCollector: Sendable {
 /// on Apple platforms: each states both.
 let onCorelibsFoundation = Platform.current == .corelibs
 
-/// A quiet backend for tests.
-func quietBackend() -> Backend { Backend(issueReporter: .ignore) }
-
 extension Backend {
   /// Sends a request through this backend's session.
   func send(

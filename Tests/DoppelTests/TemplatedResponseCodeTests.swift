@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// `Response.templated(seed:)`: templates from code, in sequences, and sent by DoppelRemote.

@@ -4,6 +4,7 @@ import DoppelServer
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

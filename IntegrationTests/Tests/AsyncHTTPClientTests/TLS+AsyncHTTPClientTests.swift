@@ -4,6 +4,7 @@ import DoppelServer
 import Foundation
 import NIOCore
 import NIOSSL
+import TestSupport
 import Testing
 
 /// The stub server over HTTPS (`StubServer.Configuration.tls`), read by AsyncHTTPClient: trusted

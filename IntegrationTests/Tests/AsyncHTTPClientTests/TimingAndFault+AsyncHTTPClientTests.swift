@@ -3,6 +3,7 @@ import Doppel
 import DoppelServer
 import Foundation
 import NIOCore
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
