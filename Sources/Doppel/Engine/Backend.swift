@@ -323,6 +323,16 @@ public final class Backend: Sendable {
   /// The most recent request, if any.
   public var lastRequest: Request? { state.withLock { $0.journal.last?.request } }
 
+  /// The most recent request that `matcher` matches, if any.
+  ///
+  /// ```swift
+  /// let order = try #require(backend.lastRequest(matching: .post("/orders")))
+  /// #expect(try order.decodeJSON(Order.self) == expected)
+  /// ```
+  public func lastRequest(matching matcher: Matcher) -> Request? {
+    requests.last(where: matcher.matches)
+  }
+
   /// How many requests were journaled since the journal was last cleared, kept or dropped: where
   /// ``journal(since:)`` starts to see only newer ones.
   package var journalAppended: Int { state.withLock { $0.journal.appended } }
