@@ -25,6 +25,7 @@ import time
 import urllib.error
 import urllib.request
 
+from serving import Served, make_check
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
@@ -36,12 +37,7 @@ work = tempfile.mkdtemp(prefix="doppel-browser-")
 failures = []
 
 
-def check(name, condition, detail=""):
-    shown = str(detail)
-    shown = shown if len(shown) <= 400 else shown[:400] + "…"
-    print(("ok      " if condition else "FAILED  ") + name + ("" if condition else f": {shown}"))
-    if not condition:
-        failures.append(name)
+check = make_check(failures, 400)
 
 
 # --- The stub server ------------------------------------------------------------------------
@@ -85,36 +81,8 @@ P = sites.server_address[1]
 EVIL = f"http://evil.example:{P}"
 FRIEND = f"http://friend.example:{P}"
 
-out_log = open(os.path.join(work, "out.log"), "w+")
-err_log = open(os.path.join(work, "err.log"), "w+")
-server = subprocess.Popen(
-    [DOPPEL, "serve", work, "--port", "0", "--no-watch", "--cors", FRIEND],
-    stdout=out_log,
-    stderr=err_log,
-)
-
-
-def server_output():
-    out_log.flush()
-    err_log.flush()
-    with open(out_log.name) as o, open(err_log.name) as e:
-        return o.read() + e.read()
-
-
-base = None
-deadline = time.monotonic() + WAIT
-while base is None and time.monotonic() < deadline:
-    match = re.search(r"http://127\.0\.0\.1:(\d+)", server_output())
-    if match:
-        base = match.group(0)
-        D = int(match.group(1))
-    elif server.poll() is not None:
-        break
-    else:
-        time.sleep(0.05)  # polling a log file for the first line, bounded by the deadline
-if base is None:
-    print(server_output())
-    sys.exit("doppel serve did not print its URL")
+served = Served(DOPPEL, [work, "--port", "0", "--no-watch", "--cors", FRIEND], work, WAIT)
+server, base, server_output, D = served.process, served.base, served.output, served.port
 print(f"doppel serve at {base}; web sites on port {P}")
 
 

@@ -21,6 +21,7 @@ import time
 import urllib.error
 import urllib.request
 
+from serving import Served, make_check
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
@@ -36,45 +37,9 @@ work = tempfile.mkdtemp(prefix="doppel-dashboard-")
 failures = []
 
 
-def check(name, condition, detail=""):
-    shown = str(detail)
-    shown = shown if len(shown) <= 600 else shown[:600] + "…"
-    print(("ok      " if condition else "FAILED  ") + name + ("" if condition else f": {shown}"))
-    if not condition:
-        failures.append(name)
-    return condition
-
-
-out_log = open(os.path.join(work, "out.log"), "w+")
-err_log = open(os.path.join(work, "err.log"), "w+")
-server = subprocess.Popen(
-    [DOPPEL, "serve", MANIFEST, "--port", "0", "--no-watch", "--admin-token", TOKEN],
-    stdout=out_log,
-    stderr=err_log,
-)
-
-
-def server_output():
-    out_log.flush()
-    err_log.flush()
-    with open(out_log.name) as o, open(err_log.name) as e:
-        return o.read() + e.read()
-
-
-base = None
-deadline = time.monotonic() + WAIT
-while base is None and time.monotonic() < deadline:
-    match = re.search(r"http://127\.0\.0\.1:\d+", server_output())
-    if match:
-        base = match.group(0)
-    elif server.poll() is not None:
-        break
-    else:
-        time.sleep(0.05)  # polling a log file for the first line, bounded by the deadline
-if base is None:
-    print(server_output())
-    server.kill()
-    sys.exit("doppel serve did not print its URL")
+check = make_check(failures, 600)
+served = Served(DOPPEL, [MANIFEST, "--port", "0", "--no-watch", "--admin-token", TOKEN], work, WAIT)
+server, base, server_output = served.process, served.base, served.output
 print(f"doppel serve at {base}")
 
 
