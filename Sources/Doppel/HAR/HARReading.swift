@@ -17,7 +17,7 @@ struct HARReading {
     if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
       throw DoppelError.cassette(
         "\(file):\(positions.position(offset)): the file is not UTF-8 text: the byte 0x\(UTF8Validation.hex(bytes[offset])) at byte offset \(offset) is not valid UTF-8. A HAR file is UTF-8 JSON; export the capture again.",
-        at: Self.location(file, positions.position(offset)))
+        at: CodeLocation(file: file, at: positions.position(offset)))
     }
     do {
       root = try PositionedJSONParser.parse(
@@ -25,7 +25,7 @@ struct HARReading {
     } catch {
       throw DoppelError.cassette(
         "\(file):\(positions.position(error.offset)): malformed JSON: \(error.message). A HAR file is one JSON document; check that the export finished and that the file was not cut short.",
-        at: Self.location(file, positions.position(error.offset)))
+        at: CodeLocation(file: file, at: positions.position(error.offset)))
     }
     do {
       har = try HARTreeReader.file(root)
@@ -33,14 +33,8 @@ struct HARReading {
       let path = HARTreeReader.path(to: error.offset, in: root)
       throw DoppelError.cassette(
         "\(file):\(positions.position(error.offset)): \(path.isEmpty ? "" : path + ": ")\(error.message)",
-        at: Self.location(file, positions.position(error.offset)))
+        at: CodeLocation(file: file, at: positions.position(error.offset)))
     }
-  }
-
-  /// `position` in `file` as a ``DoppelError``'s location (`fileID` is the file's name).
-  static func location(_ file: String, _ position: TextPosition) -> CodeLocation {
-    let name = String(file.split(separator: "/").last ?? Substring(file))
-    return CodeLocation(fileID: name, filePath: file, line: position.line, column: position.column)
   }
 
   /// `file:line:column` of the value at `field` inside entry `index` (`response.content.text`),

@@ -5,8 +5,6 @@ import Foundation
 struct ManifestReader {
   /// The manifest file as named in messages (its path).
   let displayPath: String
-  /// The file's name, for stub locations: `doppel.json`.
-  let fileName: String
   /// The absolute path, for stub locations.
   let filePath: String
   /// The directory relative paths (fixture files) are resolved against.
@@ -26,7 +24,6 @@ struct ManifestReader {
     // As the caller wrote it: a relative file URL (`URL(fileURLWithPath: "doppel.json")`) stays relative.
     displayPath = url.relativePath
     filePath = url.path
-    fileName = url.lastPathComponent
     directory = url.deletingLastPathComponent()
     self.bytes = bytes
     positions = TextPositions(bytes)
@@ -63,8 +60,7 @@ struct ManifestReader {
 
   /// A source location for a stub declared at `offset`, so near-miss reports point into the manifest.
   func location(_ offset: Int) -> CodeLocation {
-    let position = position(offset)
-    return CodeLocation(fileID: fileName, filePath: filePath, line: position.line, column: position.column)
+    CodeLocation(file: filePath, at: position(offset))
   }
 
   // MARK: Objects

@@ -118,3 +118,11 @@ final class LazyTextPositions {
     return positions.position(offset)
   }
 }
+
+extension CodeLocation {
+  /// `position` in the document at `path`, as a location: `fileID` is the file's name.
+  package init(file path: String, at position: TextPosition) {
+    let name = String(path.split(separator: "/").last ?? Substring(path))
+    self.init(fileID: name, filePath: path, line: position.line, column: position.column)
+  }
+}
