@@ -268,17 +268,7 @@ struct ResponseTemplate: Sendable {
   /// `value` escaped to stand inside a JSON string.
   static func escapedForJSONString(_ value: String) -> String {
     var output = ""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
+    appendJSONEscaped(value, to: &output)
     return output
   }
 }

@@ -168,19 +168,7 @@ package struct PositionedJSON: Sendable {
 
   private static func writeString(_ text: String, to output: inout String) {
     output += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
+    appendJSONEscaped(text, to: &output)
     output += "\""
   }
 }
@@ -195,5 +183,23 @@ final class DeferredJSONDocument: Sendable {
   init(bytes: [UInt8], keys: [String]) {
     self.bytes = bytes
     self.keys = keys
+  }
+}
+
+/// Appends `text` to `output` escaped to stand inside a JSON string (without the quotes): `"`,
+/// `\`, newline, return and tab as their short escapes, other control characters as `\u00XX`.
+func appendJSONEscaped(_ text: String, to output: inout String) {
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": output += "\\\""
+    case "\\": output += "\\\\"
+    case "\n": output += "\\n"
+    case "\r": output += "\\r"
+    case "\t": output += "\\t"
+    case _ where scalar.value < 0x20:
+      let hex = String(scalar.value, radix: 16)
+      output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    default: output.unicodeScalars.append(scalar)
+    }
   }
 }
