@@ -22,7 +22,11 @@
           return
         }
         writeHead(prepared.status, prepared.headers, closes: prepared.closes, context: context)
-        if let body = prepared.body {
+        if let file = whole.file {
+          // A large file body goes out from disk, a piece at a time, as the client takes them.
+          writeFileThenEnd(file, context: context)
+          return
+        } else if let body = prepared.body {
           context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         } else if !whole.body.isEmpty {
           // A large body goes out in pieces, as the client takes them.
@@ -54,6 +58,9 @@
       while true {
         if unsentBody != nil {
           guard writeUnsentBody(context) else { return }
+        }
+        if unsentFile != nil {
+          guard sendUnsentFile(context) else { return }
         }
         if let step = remainingSteps.popFirst() {
           guard perform(step, context: context) else { return }

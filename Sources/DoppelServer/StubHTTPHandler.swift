@@ -58,6 +58,8 @@
     /// Body bytes being written, from ``unsentOffset`` on (see `writeUnsentBody`).
     var unsentBody: Data?
     var unsentOffset = 0
+    /// A file body being sent from disk (see `StubHTTPHandler+FileBody.swift`).
+    var unsentFile: UnsentFile?
     /// The body waits for the channel to become writable again.
     var awaitingWritability = false
     /// A request that arrived complete while the channel was not writable: it is answered when the
@@ -213,6 +215,7 @@
       pending = nil
       adminEvents = nil
       unsentBody = nil
+      unsentFile = nil
       deferredRequest = nil
       context.fireChannelInactive()
     }
@@ -322,6 +325,7 @@
       remainingSteps = []
       unsentBody = nil
       unsentOffset = 0
+      unsentFile = nil
       awaitingWritability = false
       headSent = false
       if keepAlive && !lingering {

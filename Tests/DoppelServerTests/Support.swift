@@ -219,7 +219,9 @@
           var body = [UInt8](repeating: 0, count: length)
           var received = 0
           while received < length {
-            let count = body[received...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = body.withUnsafeMutableBytes {
+              recv(descriptor, $0.baseAddress! + received, length - received, 0)
+            }
             guard count > 0 else { break }
             received += count
           }
@@ -234,11 +236,27 @@
           var bytes = [UInt8](repeating: 0, count: count)
           var received = 0
           while received < count {
-            let got = bytes[received...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let got = bytes.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + received, count - received, 0) }
             guard got > 0 else { return nil }
             received += got
           }
           return bytes
+        }
+      }
+
+      /// Reads and drops `count` bytes, keeping none of them: `false` when the connection ends or
+      /// goes quiet first.
+      func skip(_ count: Int) async throws -> Bool {
+        let descriptor = descriptor
+        return try await blocking {
+          var buffer = [UInt8](repeating: 0, count: 65_536)
+          var remaining = count
+          while remaining > 0 {
+            let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, min($0.count, remaining), 0) }
+            guard got > 0 else { return false }
+            remaining -= got
+          }
+          return true
         }
       }
 

@@ -10,6 +10,9 @@ extension Backend {
     /// Whether the first request still needs the stored cookies added (on Linux URLSession has
     /// added them already; redirected requests always need them).
     var addCookiesToFirstRequest = true
+    /// Whether the front door sends a large file body from disk as its client reads it (the stub
+    /// server does), rather than needing the bytes in memory (see ``Delivery/make(_:for:streamingFiles:)``).
+    var streamsFiles = false
   }
 
   /// What a front door plays back, now or after some work.
@@ -197,7 +200,9 @@ extension Backend {
       response.body.source = .problem(ResponseTemplate.tooLarge(stub: "declared at \(stub.location) (\(stub.matcher))"))
     }
     if response.chance != nil { response = decide(response, stub: stub, advancing: !peek) }
-    let delivery = Delivery.make(response, for: request)
+    let delivery = Delivery.make(
+      response, for: request,
+      streamingFiles: context.streamsFiles && response.timing.isImmediate && response.webSocket == nil)
     let outcome: JournalEntry.Outcome
     switch delivery {
     case .success(let answer):
@@ -213,8 +218,9 @@ extension Backend {
     if let observer {
       switch delivery {
       case .success(let answer):
-        observer(
-          Exchange(request: request, status: answer.status, headers: answer.headers, body: answer.body, stub: stub))
+        // A validator needs the body: a file sent from disk is read for it (within the limit).
+        let body = answer.file.map { (try? Response.readFile($0.url)) ?? Data() } ?? answer.body
+        observer(Exchange(request: request, status: answer.status, headers: answer.headers, body: body, stub: stub))
       case .failure:
         observer(Exchange(request: request, status: nil, headers: HTTPHeaders(), body: Data(), stub: stub))
       }

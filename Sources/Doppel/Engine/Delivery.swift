@@ -11,6 +11,9 @@ enum Delivery: Sendable {
     /// The ``Request/answerKey`` of the request this answer was built for.
     let key: String?
     let body: Data
+    /// For a file body a front door streams from disk (the stub server): the file, and the bytes
+    /// the head announces. ``body`` is then empty: the bytes are never all in memory.
+    let file: StreamedFile?
     /// The `HTTPURLResponse` for these parts, built when first asked for (the stub server and
     /// the journal never need one, and building one costs microseconds on Linux), and what a
     /// front door made of them (see ``FrontDoorAnswer``).
@@ -22,13 +25,15 @@ enum Delivery: Sendable {
     let url: URL
 
     init(
-      url: URL, key: String? = nil, status: Int, headers: HTTPHeaders, body: Data, prebuilt: HTTPURLResponse? = nil
+      url: URL, key: String? = nil, status: Int, headers: HTTPHeaders, body: Data, file: StreamedFile? = nil,
+      prebuilt: HTTPURLResponse? = nil
     ) {
       self.url = url
       self.key = key
       self.status = status
       self.headers = headers
       self.body = body
+      self.file = file
       built = Locked(Built(response: prebuilt.map(UncheckedSendable.init)))
       setsCookies = headers.contains("Set-Cookie")
     }
@@ -110,7 +115,11 @@ enum Delivery: Sendable {
 
   /// Reads the body, fills in `Content-Type` and `Content-Length`, and drops the body of a
   /// response to `HEAD` (keeping its length), as an HTTP server does.
-  static func make(_ response: Response, for request: Request) -> Delivery {
+  ///
+  /// With `streamingFiles` (a front door that can send a file from disk as the client reads it, and
+  /// an answer played at once), a file body larger than ``largestFileBodyKept`` is not read: the
+  /// answer names the file instead (``Answer/file``).
+  static func make(_ response: Response, for request: Request, streamingFiles: Bool = false) -> Delivery {
     // The common case first: the same answer as last time, body and all.
     if let answer = response.reusableAnswer(for: request) { return .success(answer) }
     if let failure = response.failure { return .failure(failure) }
@@ -124,6 +133,12 @@ enum Delivery: Sendable {
     // A file body is read again when the file changed (its size, modification time or inode), so
     // an edited fixture is served as edited.
     let file = response.body.source.fileSignature
+    if streamingFiles, let file, file.size > Int64(largestFileBodyKept),
+      case .file(let url, let path) = response.body.source
+    {
+      return .success(
+        streamed(response, for: request, file: StreamedFile(url: url, path: path, length: Int(file.size))))
+    }
     let cacheable = response.body.source.isData || file != nil
     let cached = cacheable ? response.cache.lookup(request, file: file) : (prepared: nil, answer: nil)
     let noBody = request.method == .head || response.status == 204 || response.status == 304
@@ -137,20 +152,7 @@ enum Delivery: Sendable {
       } catch {
         return .failure(error)
       }
-      // As an HTTP client parses them: no spaces or tabs around a value (RFC 9110 §5.5).
-      var headers = response.headers.trimmingValueWhitespace()
-      if !headers.contains("Content-Type"), let type = response.body.contentType, !body.isEmpty {
-        headers.add("Content-Type", type)
-      }
-      // A server sends no length for 1xx, 204 and 304 responses (RFC 9110 §8.6).
-      let bodiless = response.status < 200 || response.status == 204 || response.status == 304
-      // An event stream has no length: it ends when the server ends it.
-      if !bodiless && !response.isEventStream && !headers.contains("Content-Length")
-        && !headers.contains("Transfer-Encoding")
-      {
-        headers.add("Content-Length", String(body.count))
-      }
-      prepared = ResponseCache.Prepared(headers: headers, body: body)
+      prepared = ResponseCache.Prepared(headers: finalHeaders(of: response, bodyLength: body.count), body: body)
     }
     // The answer built last time for this URL, with the whole body: the same parts, so the same
     // answer (and what was built from it: its `HTTPURLResponse`, a front door's head).
@@ -162,9 +164,17 @@ enum Delivery: Sendable {
     // A file changed within the last second may change again without its modification time
     // moving (the kernel's file clock is coarse): it is read again next time.
     let settled = file.map { $0.isSettled(now: Date()) } ?? true
-    if cacheable && settled && cached.answer == nil {
+    // A file's bytes are kept only while every kept file body fits in ``Response/fileBodyMemoryLimit``;
+    // beyond it, the file is read again for each request.
+    var kept: KeptFileBytes?
+    if file != nil && cached.prepared == nil {
+      // What was kept for another state of the file goes first, so that its bytes count no more.
+      response.cache.forget()
+      kept = FileMemoryBudget.shared.keep(prepared.body.count)
+    }
+    if cacheable && settled && cached.answer == nil && (file == nil || cached.prepared != nil || kept != nil) {
       response.cache.store(
-        prepared, file: file,
+        prepared, file: file, kept: kept,
         noBody
           ? Answer(
             url: request.url, key: request.answerKey, status: response.status, headers: prepared.headers,
@@ -172,6 +182,99 @@ enum Delivery: Sendable {
           : answer)
     }
     return .success(answer)
+  }
+}
+
+extension Delivery {
+  /// The largest file body a front door that streams files (the stub server) reads and keeps: 1 MiB.
+  /// A larger one is sent from disk, a piece at a time, for each request.
+  static let largestFileBodyKept = 1024 * 1024
+
+  /// The headers an answer with a body of `bodyLength` bytes goes out with: values trimmed,
+  /// `Content-Type` from how the body was made, and `Content-Length` where HTTP has one.
+  private static func finalHeaders(of response: Response, bodyLength: Int) -> HTTPHeaders {
+    // As an HTTP client parses them: no spaces or tabs around a value (RFC 9110 §5.5).
+    var headers = response.headers.trimmingValueWhitespace()
+    if !headers.contains("Content-Type"), let type = response.body.contentType, bodyLength > 0 {
+      headers.add("Content-Type", type)
+    }
+    // A server sends no length for 1xx, 204 and 304 responses (RFC 9110 §8.6).
+    let bodiless = response.status < 200 || response.status == 204 || response.status == 304
+    // An event stream has no length: it ends when the server ends it.
+    if !bodiless && !response.isEventStream && !headers.contains("Content-Length")
+      && !headers.contains("Transfer-Encoding")
+    {
+      headers.add("Content-Length", String(bodyLength))
+    }
+    return headers
+  }
+
+  /// The answer for a file body sent from disk: the head says the file's length, and the body is
+  /// the file's to read (none for `HEAD`, 204 and 304).
+  private static func streamed(_ response: Response, for request: Request, file: StreamedFile) -> Answer {
+    let noBody = request.method == .head || response.status == 204 || response.status == 304
+    return Answer(
+      url: request.url, key: request.answerKey, status: response.status,
+      headers: finalHeaders(of: response, bodyLength: file.length), body: Data(), file: noBody ? nil : file)
+  }
+}
+
+/// A file body a front door sends from disk as the client reads it, rather than from memory.
+struct StreamedFile: Sendable {
+  /// The file.
+  let url: URL
+  /// Its path, as the file system is asked for it.
+  let path: String
+  /// Its size when the answer was made: the `Content-Length` the head announces.
+  let length: Int
+}
+
+/// A limit on the bytes of file bodies kept in memory, and what is kept now: one for the whole
+/// process (``shared``, of ``Response/fileBodyMemoryLimit``), counted across every backend.
+package final class FileMemoryBudget: Sendable {
+  /// The most bytes kept at once.
+  package let limit: Int
+  private let total = Locked(0)
+
+  /// The process's budget: ``Response/fileBodyMemoryLimit``.
+  package static let shared = FileMemoryBudget(limit: Response.fileBodyMemoryLimit)
+
+  package init(limit: Int) { self.limit = limit }
+
+  /// The bytes kept now.
+  package var kept: Int { total.withLock { $0 } }
+
+  /// Counts `count` bytes for as long as the value returned lives, or `nil` when they would take
+  /// what is kept beyond the limit (the caller then does not keep them).
+  package func keep(_ count: Int) -> KeptFileBytes? {
+    let fits = total.withLock { total in
+      guard total + count <= limit else { return false }
+      total += count
+      return true
+    }
+    return fits ? KeptFileBytes(count: count, budget: self) : nil
+  }
+
+  fileprivate func release(_ count: Int) {
+    total.withLock { $0 -= count }
+  }
+}
+
+/// Bytes of a file body kept in memory, counted against a ``FileMemoryBudget`` for as long as this
+/// value lives: made when a file body is kept, and given back when it is let go (the file changed,
+/// the stub was removed, the backend ended).
+package final class KeptFileBytes: Sendable {
+  /// The bytes counted.
+  package let count: Int
+  private let budget: FileMemoryBudget
+
+  fileprivate init(count: Int, budget: FileMemoryBudget) {
+    self.count = count
+    self.budget = budget
+  }
+
+  deinit {
+    budget.release(count)
   }
 }
 
@@ -189,6 +292,8 @@ struct ResponseCache: Sendable {
     var last: Delivery.Answer?
     /// The file `prepared` was read from, as it was then; `nil` for a body in memory.
     var file: FileIdentity?
+    /// For a file body, its bytes as counted against the process's limit.
+    var kept: KeptFileBytes?
   }
 
   /// Shared by every copy: the cache is one object however often a response is copied.
@@ -212,11 +317,19 @@ struct ResponseCache: Sendable {
   }
 
   /// Keeps `prepared` and the answer with its whole body for the next request.
-  func store(_ prepared: Prepared, file: FileIdentity? = nil, _ answer: Delivery.Answer) {
+  /// Lets go of what was kept (and of the file bytes it counted).
+  func forget() {
+    state.withLock { $0 = State() }
+  }
+
+  /// For a file body, `kept` counts its bytes (`nil` when they were counted before, with the same
+  /// `prepared`).
+  func store(_ prepared: Prepared, file: FileIdentity? = nil, kept: KeptFileBytes? = nil, _ answer: Delivery.Answer) {
     state.withLock { state in
       state.prepared = prepared
       state.last = answer
       state.file = file
+      if kept != nil || file == nil { state.kept = kept }
     }
   }
 }

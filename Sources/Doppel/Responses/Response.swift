@@ -208,12 +208,24 @@ public struct Response: Sendable {
   }
 
   /// The most bytes a file body (``file(_:status:headers:contentType:)``, a manifest's `"file"`)
-  /// may hold: 64 MiB. A file body is read whole when a request first needs it, and again only
-  /// when the file changes (its size, modification time or inode); the bytes are kept with the
-  /// stub in between. A larger file (a 1.5 GB file named by mistake) would take that much memory;
-  /// it is refused, without being read, with a message that names the file, its size and this
-  /// limit.
+  /// may hold when it is read into memory: 64 MiB. The URLSession and in-memory doors read a file
+  /// body whole when a request first needs it, and again only when the file changes (its size,
+  /// modification time or inode); the bytes are kept with the stub in between, within
+  /// ``fileBodyMemoryLimit``. A larger file (a 1.5 GB file named by mistake) would take that much
+  /// memory; it is refused, without being read, with a message that names the file, its size and
+  /// this limit.
+  ///
+  /// The stub server reads and keeps only file bodies of up to 1 MiB. It sends a larger one from
+  /// disk, a piece at a time as the client reads it, for each request, so this limit does not apply
+  /// there, unless the answer is delayed, paced or cut short (``Response/delayed(by:)``,
+  /// ``Response/throttled(bytesPerSecond:)`` and the like), which needs the bytes in memory.
   public static let fileBodySizeLimit = 64 * 1024 * 1024
+
+  /// The most bytes of file bodies kept in memory at once, across every stub and backend in the
+  /// process: 256 MiB. A file body read while the kept ones already take this much is not kept: it
+  /// is read again for the next request, so memory stays bounded however many large fixtures a
+  /// manifest names.
+  public static let fileBodyMemoryLimit = 256 * 1024 * 1024
 
   /// The contents of a body file, or an error naming it and the fix.
   static func readFile(_ url: URL) throws(DoppelError) -> Data {

@@ -64,9 +64,9 @@ func snippet_DoppelServer_TheStubServer_L189() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:307
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:317
 #if Server
-func snippet_DoppelServer_TheStubServer_L307() async throws {
+func snippet_DoppelServer_TheStubServer_L317() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L307() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:354
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:364
 #if Server
-func snippet_DoppelServer_TheStubServer_L354() async throws {
+func snippet_DoppelServer_TheStubServer_L364() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L354() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:379
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:389
 #if Server
-func snippet_DoppelServer_TheStubServer_L379() async throws {
+func snippet_DoppelServer_TheStubServer_L389() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -111,10 +111,10 @@ func snippet_DoppelServer_TheStubServer_L379() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:569
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:579
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L569() async throws {
+func snippet_DoppelServer_TheStubServer_L579() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])

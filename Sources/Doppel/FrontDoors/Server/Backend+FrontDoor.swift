@@ -86,8 +86,11 @@ package struct FrontDoorAnswer: Sendable {
   package var status: Int { answer.status }
   /// The header fields, `Content-Length` included.
   package var headers: HTTPHeaders { answer.headers }
-  /// The body bytes; empty for a response to `HEAD`.
+  /// The body bytes; empty for a response to `HEAD`, and for a file sent from disk (``file``).
   package var body: Data { answer.body }
+  /// A file body to send from disk as the client reads it, and its length (the head's
+  /// `Content-Length`): a file larger than 1 MiB is never read whole. `nil` for a body in memory.
+  package var file: (path: String, length: Int)? { answer.file.map { ($0.path, $0.length) } }
 
   /// What the front door made of this answer the first time it played it (`make`), or made before:
   /// an answer reused for many requests is turned into the front door's own types once. Each
@@ -153,7 +156,7 @@ extension Backend {
   /// Resolves `request` for a front door whose client follows redirects and keeps cookies itself
   /// (the stub server): matches, journals, and returns the playback.
   package func frontDoorPlan(for request: Request) -> FrontDoorPlan {
-    switch plan(for: request, context: Context(followRedirects: false, cookies: nil)) {
+    switch plan(for: request, context: Context(followRedirects: false, cookies: nil, streamsFiles: true)) {
     case .now(let playback): return .now(FrontDoorPlayback(playback))
     case .later(let work): return .later { FrontDoorPlayback(await work()) }
     }
