@@ -7,14 +7,29 @@
 
   #if canImport(Glibc)
     /// A correct client is served while others attack the server on loopback: clients that
-    /// pipeline large downloads and never read, and WebSocket conversations left idle.
+    /// pipeline large downloads (from memory, and a 1.5 GB file fixture) and never read, and
+    /// WebSocket conversations left idle.
     @Suite struct SoakTests {
       private static let eightMegabytes = Data(repeating: 0x61, count: 8 << 20)
+
+      /// A sparse 1.5 GB file (it takes no disk), in a folder of its own.
+      private static let hugeFile: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-soak-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("huge.bin")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        if let handle = try? FileHandle(forWritingTo: url) {
+          try? handle.truncate(atOffset: 1_500_000_000)
+          try? handle.close()
+        }
+        return url
+      }()
 
       private func backend() -> Backend {
         let backend = quietBackend()
         backend.stub(.get("/ok"), .text("ok"))
         backend.stub(.get("/big"), .data(Self.eightMegabytes))
+        backend.stub(.get("/huge"), .file(Self.hugeFile))
         backend.stub(.get("/chat"), .webSocket(onConnect: [], on: []))
         return backend
       }
@@ -66,30 +81,31 @@
       @Test func aCorrectClientIsServedThroughoutAnAttack() async throws {
         let backend = backend()
         var configuration = StubServer.Configuration()
-        configuration.maximumConnections = 8
+        configuration.maximumConnections = 9
         configuration.webSocketIdleTimeout = .milliseconds(500)
         configuration.webSocketPongTimeout = .milliseconds(500)
         try await withStubServer(backend, configuration: configuration) { server in
-          // Three clients pipeline ten 8 MiB downloads each and never read.
+          // Three clients pipeline ten 8 MiB downloads each and never read; a fourth pipelines ten
+          // downloads of the 1.5 GB file fixture.
           var attackers: [RawConnection] = []
           defer { for attacker in attackers { attacker.close() } }
-          for _ in 0..<3 {
+          for path in ["/big", "/big", "/big", "/huge"] {
             let attacker = try await RawConnection.connect(port: server.port)
-            try await attacker.send(String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: 10))
+            try await attacker.send(String(repeating: "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", count: 10))
             attackers.append(attacker)
           }
           // Four idle WebSocket conversations.
           for _ in 0..<4 {
             attackers.append(try await WebSocketClient.connect(port: server.port, path: "/chat").raw)
           }
-          // The eighth slot serves a correct client, again and again.
+          // The ninth slot serves a correct client, again and again.
           let client = try await RawConnection.connect(port: server.port)
           defer { client.close() }
           for _ in 0..<5 {
             try await client.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.readResponse()?.body == "ok")
           }
-          // A ninth connection is served once the idle conversations give their slots back.
+          // A tenth connection is served once the idle conversations give their slots back.
           let another = try await RawConnection.connect(port: server.port)
           defer { another.close() }
           try await another.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -97,7 +113,10 @@
           // The pipeliners got what their sockets' buffers hold, not their thirty answers.
           let downloads = backend.requests.filter { $0.url.path == "/big" }.count
           #expect(downloads < 30)
-          #expect(server.openConnectionCount <= 8)
+          // The file is sent as it is read: its first answer is still going out, and nothing
+          // after it was answered.
+          #expect(backend.requests.filter { $0.url.path == "/huge" }.count == 1)
+          #expect(server.openConnectionCount <= 9)
         }
       }
     }
