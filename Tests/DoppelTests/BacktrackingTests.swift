@@ -47,13 +47,13 @@ import Testing
     backend.stub(.path(regex: "^/(a+)+$"), .ok)
     let fallback = backend.stub(.path(regex: "^/a+!$"), .text("fallback"))
     let url = URL(string: "https://api.example.com/\(Self.crafted)")!
-    let (data, _) = try await backend.dataLoader.data(for: URLRequest(url: url))
+    let (data, _) = try await backend.respond(to: URLRequest(url: url))
     #expect(String(decoding: data, as: UTF8.self) == "fallback")
     #expect(fallback.callCount == 1)
 
     let missed = URL(string: "https://api.example.com/\(Self.crafted)?")!
     fallback.remove()
-    await #expect(throws: URLError.self) { try await backend.dataLoader.data(for: URLRequest(url: missed)) }
+    await #expect(throws: URLError.self) { try await backend.respond(to: URLRequest(url: missed)) }
     #expect(
       issues.all.map(\.message) == [
         """
@@ -82,7 +82,7 @@ import Testing
     let nestedLine = #line + 1
     for _ in 0..<100 { nested.append(backend.stub(.path(regex: "^/z/(a+)+$"), .ok)) }
     let url = URL(string: "https://api.example.com\(crafted)")!
-    let (data, _) = try await backend.dataLoader.data(for: URLRequest(url: url))
+    let (data, _) = try await backend.respond(to: URLRequest(url: url))
     #expect(String(decoding: data, as: UTF8.self) == "literal")
     #expect(literal.callCount == 1)
     // The cheap pattern would match, but the budget was spent before its turn.
@@ -93,7 +93,7 @@ import Testing
     // the four newest searches give up and spend the budget, the cheap pattern is not searched.
     literal.remove()
     for stub in nested.dropFirst(4) { stub.remove() }
-    await #expect(throws: URLError.self) { try await backend.dataLoader.data(for: URLRequest(url: url)) }
+    await #expect(throws: URLError.self) { try await backend.respond(to: URLRequest(url: url)) }
     let gaveUp =
       "the regular expression /^/z/(a+)+$/ gave up after about 2.5 million steps on this text; it backtracks too much (nested quantifiers such as (a+)+ do): simplify it"
     let outOfBudget =

@@ -2,12 +2,35 @@ import Doppel
 import Foundation
 import Testing
 
+/// An app's own protocol for what loads data: `URLSession`'s own `data(for:delegate:)`, so
+/// `URLSession` conforms as it is, and a test conforms an adapter over `respond(to:)`.
+private protocol AppDataLoading: Sendable {
+  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
+}
+
+extension AppDataLoading {
+  func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    try await data(for: request, delegate: nil)
+  }
+}
+
+extension URLSession: AppDataLoading {}
+
+/// The adapter a test target writes: the app's protocol, answered in memory by a backend.
+private struct InMemoryLoader: AppDataLoading {
+  let backend: Backend
+
+  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse) {
+    try await backend.respond(to: request)
+  }
+}
+
 /// Code that takes a protocol or a closure instead of a `URLSession`, answered in memory by the
 /// same backend, stubs, journal and diagnostics.
 @Suite struct InjectionTests {
-  /// Client code written against the protocol.
-  struct ProtocolClient {
-    let loader: any HTTPDataLoading
+  /// Client code written against the app's protocol.
+  fileprivate struct ProtocolClient {
+    let loader: any AppDataLoading
 
     func text(_ url: String, method: String = "GET", body: String? = nil) async throws -> (Int, String) {
       var request = URLRequest(url: URL(string: url)!)
@@ -28,16 +51,17 @@ import Testing
     }
   }
 
-  /// The three doors of one backend, as the same kind of function.
+  /// The ways into one backend, as the same kind of function: its session, the app's protocol
+  /// over `respond(to:)`, and the closure.
   enum Door: String, CaseIterable, CustomTestStringConvertible {
-    case session, dataLoader, handler
+    case session, adapter, handler
 
     var testDescription: String { rawValue }
 
     func get(_ backend: Backend, _ url: String) async throws -> (Int, String) {
       switch self {
       case .session: try await ProtocolClient(loader: backend.session).text(url)
-      case .dataLoader: try await ProtocolClient(loader: backend.dataLoader).text(url)
+      case .adapter: try await ProtocolClient(loader: InMemoryLoader(backend: backend)).text(url)
       case .handler: try await ClosureClient(load: backend.handler).text(url)
       }
     }
@@ -99,27 +123,18 @@ import Testing
       request.httpBodyStream = InputStream(data: Data(#"{"sku": "A1"}"#.utf8))
       return request
     }
-    let (_, response) = try await backend.dataLoader.data(for: order())
-    #expect((response as? HTTPURLResponse)?.statusCode == 201)
+    let (_, response) = try await backend.respond(to: order())
+    #expect(response.statusCode == 201)
     let (_, handled) = try await backend.handler(order())
     #expect(handled.statusCode == 201)
     #expect(backend.requests.map(\.bodyText) == [#"{"sku": "A1"}"#, #"{"sku": "A1"}"#])
     #expect(backend.requests.first?.headers["Content-Type"] == "application/json")
   }
 
-  @Test func urlSessionIsAnHTTPDataLoaderAsItIs() async throws {
-    let backend = Backend()
-    backend.stub(.get("/a"), .text("via session"))
-    let loader: any HTTPDataLoading = backend.session
-    let (data, _) = try await loader.data(for: URLRequest(url: URL(string: "https://x.com/a")!), delegate: nil)
-    #expect(String(decoding: data, as: UTF8.self) == "via session")
-    #expect(backend.dataLoader.backend === backend)
-  }
-
   @Test func manyConcurrentRequestsThroughTheInMemoryDoors() async throws {
     let backend = Backend()
     backend.stub(.get("/n/{id}")) { request in .text(request.pathParameters["id"] ?? "") }
-    let loader = backend.dataLoader
+    let loader = InMemoryLoader(backend: backend)
     let handler = backend.handler
     let bodies = try await withThrowingTaskGroup(of: String.self) { group in
       for index in 0..<100 {
@@ -133,27 +148,5 @@ import Testing
     }
     #expect(bodies == Set((0..<100).map(String.init)))
     #expect(backend.journal.count == 100)
-  }
-}
-
-/// An app that does not want to depend on Doppel declares the same requirement in its own
-/// protocol; `URLSession` and the backend's loader both conform with an empty extension.
-private protocol AppDataLoading: Sendable {
-  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
-}
-
-extension URLSession: AppDataLoading {}
-extension BackendDataLoader: AppDataLoading {}
-
-@Suite struct AppProtocolInjectionTests {
-  @Test func anAppsOwnProtocolIsSatisfiedByBothWithoutCode() async throws {
-    let backend = Backend()
-    backend.stub(.get("/a"), .text("A"))
-    let loaders: [any AppDataLoading] = [backend.session, backend.dataLoader]
-    for loader in loaders {
-      let (data, _) = try await loader.data(for: URLRequest(url: URL(string: "https://x.com/a")!), delegate: nil)
-      #expect(String(decoding: data, as: UTF8.self) == "A")
-    }
-    #expect(backend.requests.count == 2)
   }
 }

@@ -62,49 +62,20 @@ func snippet_Doppel_FixturesAndScenarios_L343() async throws {
 
 // Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:352
 func snippet_Doppel_FixturesAndScenarios_L352() async throws {
-  struct BreedRequester {
-    let loader: any HTTPDataLoading
-    func breeds() async throws -> [Breed] {
-      let (data, _) = try await loader.data(for: URLRequest(url: breedsURL))
-      return try JSONDecoder().decode(Breeds.self, from: data).breeds
-    }
-  }
-
-  let app = BreedRequester(loader: URLSession.shared)    // the app
-  let test = BreedRequester(loader: backend.dataLoader)  // a test
-  // Generated: the snippet's values, as used by what the reader writes next.
-  _ = app
-  _ = test
-}
-
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:368
-protocol DataLoading: Sendable {
-  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
-}
-extension URLSession: DataLoading {}
-extension BackendDataLoader: DataLoading {}  // in the test target
-
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:379
-func snippet_Doppel_FixturesAndScenarios_L379() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:387
-func snippet_Doppel_FixturesAndScenarios_L387() async throws {
-  struct BreedLoader {
-    let loadData: @Sendable (URL) async throws -> Data
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:361
+protocol DataLoading: Sendable {
+  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
+}
+extension URLSession: DataLoading {}  // in the app
 
-    func breeds() async throws -> [Breed] {
-      let data = try await loadData(breedsURL)
-      return try JSONDecoder().decode(Breeds.self, from: data).breeds
-    }
+struct InMemoryLoader: DataLoading {  // in the test target
+  let backend: Backend
+  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse) {
+    try await backend.respond(to: request)
   }
-
-  let app = BreedLoader { url in try await URLSession.shared.data(from: url).0 }  // the app
-  let test = BreedLoader(loadData: backend.loadData)                              // a test
-  // Generated: the snippet's values, as used by what the reader writes next.
-  _ = app
-  _ = test
 }

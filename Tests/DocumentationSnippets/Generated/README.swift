@@ -71,19 +71,18 @@ func snippet_README_L224() async throws {
   _ = backend
 }
 
-// README.md:248
-func snippet_README_L248() async throws {
-  let loader: any HTTPDataLoading = backend.dataLoader   // URLSession conforms too
+// README.md:250
+func snippet_README_L250() async throws {
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-  let loadData = backend.loadData                        // @Sendable (URL) async throws -> Data
+  let (data, response) = try await backend.respond(to: URLRequest(url: breedsURL))
   // Generated: the snippet's values, as used by what the reader writes next.
-  _ = loader
   _ = fetch
-  _ = loadData
+  _ = data
+  _ = response
 }
 
-// README.md:259
-struct Snippet_README_L259 {
+// README.md:260
+struct Snippet_README_L260 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -92,8 +91,8 @@ struct Snippet_README_L259 {
   }
 }
 
-// README.md:368
-func snippet_README_L368() async throws {
+// README.md:369
+func snippet_README_L369() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))

@@ -1,8 +1,22 @@
-import Doppel
 import Foundation
 
-/// Fetches the list of breeds from one URL, through whatever the caller injects: a `URLSession`, an
-/// `HTTPDataLoading` (a protocol `URLSession` conforms to), or an async closure.
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What the app needs of something that loads data: `URLSession`'s own `data(for:delegate:)`, so
+/// `URLSession` conforms as it is. The app's protocol, not Doppel's: tests conform a small adapter
+/// over a backend's `respond(to:)`.
+public protocol DataLoading: Sendable {
+  /// Loads the data for `request`, as `URLSession.data(for:delegate:)` does.
+  func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
+}
+
+extension URLSession: DataLoading {}
+
+/// Fetches the list of breeds from one URL, through whatever the caller injects: a `URLSession`, a
+/// ``DataLoading`` (the app's own protocol, which `URLSession` conforms to as it is), or an async
+/// closure.
 ///
 /// In the app it is `URLSession.shared`; in tests and in the `catfancy` tool it is a Doppel
 /// backend, so no request reaches the network. The three injection styles, each answered by the
@@ -12,14 +26,14 @@ import Foundation
 /// let backend = try CatFancyBackend.makeBackend(scenario: "withMore")
 /// let url = BreedsURL.standard.url
 /// BreedRequester(session: backend.session, url: url)     // a URLSession
-/// BreedRequester(loader: backend.dataLoader, url: url)   // a protocol, in memory
+/// BreedRequester(loader: InMemoryLoader(backend), url: url)  // a protocol, in memory (an adapter in the tests)
 /// BreedRequester(url: url, load: backend.handler)        // a closure, in memory
 /// ```
 public struct BreedRequester: Sendable {
   /// How requests are sent.
   enum Transport: Sendable {
     case session(URLSession)
-    case loader(any HTTPDataLoading)
+    case loader(any DataLoading)
     case closure(@Sendable (URLRequest) async throws -> (Data, HTTPURLResponse))
   }
 
@@ -33,9 +47,9 @@ public struct BreedRequester: Sendable {
     self.url = url
   }
 
-  /// Creates a requester that fetches `url` through `loader`: `URLSession.shared` in the app, a
-  /// backend's `dataLoader` in tests.
-  public init(loader: any HTTPDataLoading, url: URL) {
+  /// Creates a requester that fetches `url` through `loader`: `URLSession.shared` in the app, an
+  /// adapter over a backend's `respond(to:)` in tests.
+  public init(loader: any DataLoading, url: URL) {
     transport = .loader(loader)
     self.url = url
   }
@@ -91,7 +105,7 @@ public struct BreedRequester: Sendable {
     do {
       switch transport {
       case .session(let session): (data, response) = try await session.data(from: url)
-      case .loader(let loader): (data, response) = try await loader.data(for: URLRequest(url: url))
+      case .loader(let loader): (data, response) = try await loader.data(for: URLRequest(url: url), delegate: nil)
       case .closure(let load): (data, response) = try await load(URLRequest(url: url))
       }
     } catch {

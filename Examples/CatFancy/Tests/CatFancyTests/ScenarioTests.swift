@@ -57,7 +57,7 @@ struct ScenarioTests {
   func fromTheEnvironment() async throws {
     let fromVariable = try CatFancyBackend.makeBackend(
       scenario: .automatic(environment: ["DOPPEL_SCENARIO": "empty"], arguments: ["CatFancy"]))
-    #expect(await BreedListState.load(with: InjectionStyle.dataLoader.requester(fromVariable)) == .noData)
+    #expect(await BreedListState.load(with: InjectionStyle.loader.requester(fromVariable)) == .noData)
 
     let fromArgument = try CatFancyBackend.makeBackend(
       scenario: .automatic(environment: [:], arguments: ["CatFancy", "-DoppelScenario", "malformed"]))
