@@ -115,7 +115,7 @@
         // Opaque, and too large for a JSON number to keep exactly: a string.
         "stubRevision": .string(String(backend.stubRevision)),
         "scenario": scenario.map(JSONValue.string) ?? .null,
-        "state": .string(backend.scenarioState),
+        "state": .string(backend.state()),
         "machines": .object(backend.stateMachines.mapValues(JSONValue.string)),
         "changes": .number(Double(changeCount)),
       ]

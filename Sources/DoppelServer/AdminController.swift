@@ -313,9 +313,9 @@
           || stubs.contains { $0.stateMachine == machine && ($0.requiredState == state || $0.nextState == state) }
       }
       var notes: [String] = []
-      let main = backend.scenarioState
+      let main = backend.state()
       if !used(main, nil) {
-        backend.scenarioState = "initial"
+        backend.setState("initial")
         notes.append("The state \"\(main)\" is not used by any stub any more; it was reset to \"initial\".")
       }
       for (name, state) in backend.stateMachines.sorted(by: { $0.key < $1.key }) where !used(state, name) {
@@ -328,7 +328,7 @@
     }
 
     private func stateInfo(_ backend: Backend) -> JSONValue {
-      ["state": .string(backend.scenarioState), "machines": .object(backend.stateMachines.mapValues(JSONValue.string))]
+      ["state": .string(backend.state()), "machines": .object(backend.stateMachines.mapValues(JSONValue.string))]
     }
 
     private func setState(_ body: Data?, _ backend: Backend) throws {
@@ -340,7 +340,7 @@
       }
       switch object["machine"] {
       case nil, .null?:
-        backend.scenarioState = state
+        backend.setState(state)
       case .string(let name)? where !name.isEmpty:
         backend.setState(state, ofMachine: name)
       default:

@@ -604,13 +604,13 @@
       try await withManifestServer { server in
         _ = try await fetch(server.url("/login"), method: "POST")
         #expect(try server.reloadFiles() == [])
-        #expect(server.backend.scenarioState == "loggedIn")
-        server.backend.scenarioState = "gone"
+        #expect(server.backend.state() == "loggedIn")
+        server.backend.setState("gone")
         #expect(
           try server.reloadFiles() == [
             #"The state "gone" is not used by any stub any more; it was reset to "initial"."#
           ])
-        #expect(server.backend.scenarioState == "initial")
+        #expect(server.backend.state() == "initial")
       }
     }
   }

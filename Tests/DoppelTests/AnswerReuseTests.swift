@@ -134,11 +134,11 @@ import Testing
     #expect(me.expectedCalls == 2...2)
     let url = URL(string: "https://a.com/me")!
     #expect(try await respond(backend, url).response.statusCode == 401)
-    backend.scenarioState = "in"
+    backend.setState("in")
     #expect(try await respond(backend, url).body == "me")
-    #expect(backend.scenarioState == "seen")
+    #expect(backend.state() == "seen")
     #expect(try await respond(backend, url).response.statusCode == 401)
-    backend.scenarioState = "in"
+    backend.setState("in")
     #expect(try await respond(backend, url).body == "me")
     #expect(me.callCount == 2)
     #expect(backend.verify().isEmpty)

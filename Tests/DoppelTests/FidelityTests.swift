@@ -156,7 +156,7 @@ import Testing
     backend.stub(.post("/logout"), .status(204)).requiresState("loggedIn").setsState("initial")
     #expect(await backend.outcome(.get, "https://a.com/me") == "401 ")
     #expect(await backend.outcome(.post, "https://a.com/login", body: "{}") == "200 ")
-    #expect(backend.scenarioState == "loggedIn")
+    #expect(backend.state() == "loggedIn")
     #expect(await backend.outcome(.get, "https://a.com/me") == "200 me")
     #expect(await backend.outcome(.post, "https://a.com/logout", body: "") == "204 ")
     #expect(await backend.outcome(.get, "https://a.com/me") == "401 ")

@@ -140,7 +140,7 @@ import Testing
     backend.stub(.get("/login"), .ok).setsState("signedIn")
     backend.stub(.get("/me"), .text("me")).requiresState("signedIn")
     _ = try await backend.respond(to: head("https://a.com/login"))
-    #expect(backend.scenarioState == "initial")
+    #expect(backend.state() == "initial")
     await #expect(throws: URLError.self) { try await backend.respond(to: head("https://a.com/me")) }
     _ = try await backend.respond(to: request(.get, "https://a.com/login"))
     let (_, me) = try await backend.respond(to: head("https://a.com/me"))

@@ -21,7 +21,7 @@ import Testing
     #expect(await backend.outcome(.post, "https://a.com/login", body: "{}") == "204 ")
     #expect(await backend.outcome(.get, "https://a.com/me") == "200 ada")
     #expect(backend.stateMachines == ["session": "signedIn", "basket": "full"])
-    #expect(backend.scenarioState == "initial")
+    #expect(backend.state() == "initial")
 
     backend.setState("initial", ofMachine: "basket")
     #expect(await backend.outcome(.get, "https://a.com/basket") == "200 empty")

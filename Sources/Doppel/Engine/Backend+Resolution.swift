@@ -142,7 +142,7 @@ extension Backend {
   private func unmatched(_ request: Request, _ context: Context) -> Plan {
     let stubs = router.stubs
     let report = NearMissReport.make(for: request, stubs: stubs, state: machine.withLock { $0 })
-    let (policy, reporter) = state.withLock { ($0.unmatchedPolicy, $0.issueReporter) }
+    let (policy, reporter) = locked.withLock { ($0.unmatchedPolicy, $0.issueReporter) }
     let entry = JournalEntry(request: request, unmatchedReport: report)
     switch policy.kind {
     case .fail:
@@ -178,7 +178,7 @@ extension Backend {
   /// Appends an entry to the journal; returns a reference to update it later.
   private func journal(_ entry: JournalEntry) -> JournalSlot {
     let entry = bounded(entry)
-    return state.withLock { $0.journal.append(entry) }
+    return locked.withLock { $0.journal.append(entry) }
   }
 
   /// `entry` with its bodies over ``journalBodyLimit`` digested; an entry without a body of its
@@ -236,9 +236,9 @@ extension Backend {
   /// `response` as decided for one request, with the stub's generator (or for an unmatched
   /// request, the backend's own), moved on unless `advancing` is false.
   private func decide(_ response: Response, stub: StubHandle?, advancing: Bool) -> Response {
-    let (seed, epoch) = state.withLock { ($0.seed, $0.seedEpoch) }
+    let (seed, epoch) = locked.withLock { ($0.seed, $0.seedEpoch) }
     if let stub { return stub.decide(response, seed: seed, epoch: epoch, advancing: advancing) }
-    return state.withLock { state in
+    return locked.withLock { state in
       var generator =
         state.unmatchedRandom.flatMap { $0.epoch == epoch ? $0.generator : nil }
         ?? SplitMix64(seed: StubHandle.seed(backend: seed, order: -1))
@@ -255,7 +255,7 @@ extension Backend {
     let digested =
       request.body?.isEmpty == false
       ? bounded(JournalEntry(request: request, stub: stub, outcome: .reused(answer))) : nil
-    let observer = state.withLock { state in
+    let observer = locked.withLock { state in
       _ = state.journal.append(digested ?? JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
       return state.exchangeObserver
     }
@@ -269,7 +269,7 @@ extension Backend {
   /// exchange observer, read under the same lock, for the caller to call outside it.
   private func record(_ entry: JournalEntry, in slot: JournalSlot?) -> (@Sendable (Exchange) -> Void)? {
     let entry = bounded(entry)
-    return state.withLock { state in
+    return locked.withLock { state in
       if let slot {
         state.journal.update(slot, with: entry)
       } else {
@@ -281,7 +281,7 @@ extension Backend {
 
   /// The session stored in the backend, made by `make` on first use.
   func cachedSession(_ make: () -> URLSession) -> URLSession {
-    state.withLock { state in
+    locked.withLock { state in
       if let session = state.session { return session }
       let session = make()
       state.session = session
@@ -295,7 +295,7 @@ extension Backend {
   /// stub's (or leaves it to the client, through the stub server), so each hop is journaled, and
   /// recorded, on its own.
   private var passthroughSession: URLSession {
-    state.withLock { state in
+    locked.withLock { state in
       if let session = state.passthroughSession { return session }
       let session = URLSession(configuration: .ephemeral, delegate: RefusingRedirects(), delegateQueue: nil)
       state.passthroughSession = session

@@ -15,11 +15,12 @@ import Foundation
 /// A `Backend` is safe to use from any thread or task.
 public final class Backend: Sendable {
   let router = Router()
-  let state: Locked<State>
+  /// What may change over the backend's life (its journal, seed, policy, reporter…), under one lock.
+  let locked: Locked<State>
   /// The current states of the backend's state machines (see ``StubHandle/requiresState(_:)``).
   let machine = Locked(StateMachines())
   let clockBox: ClockBox
-  /// See ``journalBodyLimit``; apart from ``state`` so that a body's digest is made outside its
+  /// See ``journalBodyLimit``; apart from ``locked`` so that a body's digest is made outside its
   /// lock.
   private let bodyLimit = Locked<Int?>(nil)
   /// The wall-clock time the backend was made, and the time since on its clock: what templates'
@@ -67,7 +68,7 @@ public final class Backend: Sendable {
     unmatched: UnmatchedPolicy = .fail, issueReporter: IssueReporter = .standardError,
     clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int? = nil
   ) {
-    state = Locked(
+    locked = Locked(
       State(
         journal: JournalStorage(limit: journalLimit.map { max($0, 1) }), unmatchedPolicy: unmatched,
         issueReporter: issueReporter))
@@ -93,8 +94,8 @@ public final class Backend: Sendable {
   /// in-memory callers, as URLSession does: the caller sees the final response. On by default;
   /// ``Response/notFollowed()`` turns it off for one response.
   public var followsRedirects: Bool {
-    get { state.withLock { $0.followsRedirects } }
-    set { state.withLock { $0.followsRedirects = newValue } }
+    get { locked.withLock { $0.followsRedirects } }
+    set { locked.withLock { $0.followsRedirects = newValue } }
   }
 
   /// Where random delays and failure rates (``Response/failing(rate:with:)``) start from: the
@@ -106,32 +107,25 @@ public final class Backend: Sendable {
   /// get. Setting the seed starts every stub's draws again from the new seed. A manifest's
   /// `"seed"` sets it.
   public var seed: UInt64 {
-    get { state.withLock { $0.seed } }
+    get { locked.withLock { $0.seed } }
     set {
-      state.withLock { state in
+      locked.withLock { state in
         state.seed = newValue
         state.seedEpoch += 1
       }
     }
   }
 
-  /// The state that stateful stubs require and move (see ``StubHandle/requiresState(_:)`` and
-  /// ``StubHandle/setsState(_:)``). It starts as `"initial"`; set it to put the backend in a state.
-  public var scenarioState: String {
-    get { machine.withLock { $0.main } }
-    set { machine.withLock { $0.main = newValue } }
-  }
-
   /// What happens to requests no stub matches.
   public var unmatchedPolicy: UnmatchedPolicy {
-    get { state.withLock { $0.unmatchedPolicy } }
-    set { state.withLock { $0.unmatchedPolicy = newValue } }
+    get { locked.withLock { $0.unmatchedPolicy } }
+    set { locked.withLock { $0.unmatchedPolicy = newValue } }
   }
 
   /// Where invalid stubs and unmatched requests are reported.
   public var issueReporter: IssueReporter {
-    get { state.withLock { $0.issueReporter } }
-    set { state.withLock { $0.issueReporter = newValue } }
+    get { locked.withLock { $0.issueReporter } }
+    set { locked.withLock { $0.issueReporter = newValue } }
   }
 
   // MARK: Stubs
@@ -249,13 +243,13 @@ public final class Backend: Sendable {
   /// Called for each finished exchange, on the thread that finished it, after it was journaled.
   /// Used by validators (DoppelOpenAPI); `nil` (the default) costs nothing per request.
   package var exchangeObserver: (@Sendable (Exchange) -> Void)? {
-    get { state.withLock { $0.exchangeObserver } }
-    set { state.withLock { $0.exchangeObserver = newValue } }
+    get { locked.withLock { $0.exchangeObserver } }
+    set { locked.withLock { $0.exchangeObserver = newValue } }
   }
 
   /// Adds an observer after the current one (both are called).
   package func addExchangeObserver(_ observer: @escaping @Sendable (Exchange) -> Void) {
-    state.withLock { state in
+    locked.withLock { state in
       if let previous = state.exchangeObserver {
         state.exchangeObserver = {
           previous($0)
@@ -271,19 +265,19 @@ public final class Backend: Sendable {
 
   /// Every request this backend saw, in order, with what answered it (the newest
   /// ``journalLimit`` of them when the backend has a limit).
-  public var journal: [JournalEntry] { state.withLock { $0.journal.all } }
+  public var journal: [JournalEntry] { locked.withLock { $0.journal.all } }
 
   /// Every request this backend saw, in order, with full bodies (the newest ``journalLimit`` of
   /// them when the backend has a limit).
-  public var requests: [Request] { state.withLock { $0.journal.all.map(\.request) } }
+  public var requests: [Request] { locked.withLock { $0.journal.all.map(\.request) } }
 
   /// The requests no stub matched, in order, among those the journal keeps.
   public var unmatchedRequests: [Request] {
-    state.withLock { $0.journal.all.filter { !$0.isMatched }.map(\.request) }
+    locked.withLock { $0.journal.all.filter { !$0.isMatched }.map(\.request) }
   }
 
   /// The most requests the journal keeps, or `nil` when it keeps every one (the default).
-  public var journalLimit: Int? { state.withLock { $0.journal.limit } }
+  public var journalLimit: Int? { locked.withLock { $0.journal.limit } }
 
   /// The most bytes of request and response bodies the journal keeps, or `nil` (the default)
   /// for no bound. Beyond it the oldest entries are dropped, as beyond ``journalLimit``, and
@@ -294,8 +288,8 @@ public final class Backend: Sendable {
   /// A body counts when the entry holds it on its own: the request's, and a response's built for
   /// that request (an answer the stub reuses, or a file, is not held by the journal).
   public var journalByteLimit: Int? {
-    get { state.withLock { $0.journal.byteLimit } }
-    set { state.withLock { $0.journal.byteLimit = newValue.map { max($0, 0) } } }
+    get { locked.withLock { $0.journal.byteLimit } }
+    set { locked.withLock { $0.journal.byteLimit = newValue.map { max($0, 0) } } }
   }
 
   /// The largest request or response body the journal keeps whole, or `nil` (the default) to keep
@@ -312,7 +306,7 @@ public final class Backend: Sendable {
 
   /// How many requests the journal dropped to stay within ``journalLimit`` (and
   /// ``journalByteLimit``) since it was last cleared. Counts and searches over ``journal`` and ``requests`` see only what is kept.
-  public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
+  public var droppedJournalEntries: Int { locked.withLock { $0.journal.dropped } }
 
   /// The requests that `matcher` matches, in order: for example
   /// `backend.requests(matching: .post("/orders")).count`.
@@ -321,7 +315,7 @@ public final class Backend: Sendable {
   }
 
   /// The most recent request, if any.
-  public var lastRequest: Request? { state.withLock { $0.journal.last?.request } }
+  public var lastRequest: Request? { locked.withLock { $0.journal.last?.request } }
 
   /// The most recent request that `matcher` matches, if any.
   ///
@@ -335,17 +329,17 @@ public final class Backend: Sendable {
 
   /// How many requests were journaled since the journal was last cleared, kept or dropped: where
   /// ``journal(since:)`` starts to see only newer ones.
-  package var journalAppended: Int { state.withLock { $0.journal.appended } }
+  package var journalAppended: Int { locked.withLock { $0.journal.appended } }
 
   /// The journal's entries from number `start` on (see ``journalAppended``), and how many of them
   /// the limit dropped.
   package func journal(since start: Int) -> (entries: [JournalEntry], dropped: Int) {
-    state.withLock { $0.journal.entries(since: start) }
+    locked.withLock { $0.journal.entries(since: start) }
   }
 
   /// Forgets every journaled request and WebSocket event (stubs and their call counts stay).
   public func clearJournal() {
-    state.withLock { state in
+    locked.withLock { state in
       _ = state.journal.removeAll()
       state.webSocketEvents.removeAll()
     }
@@ -356,8 +350,8 @@ public final class Backend: Sendable {
   /// Whether ``verify()`` requires every stub to have answered at least once, as if each had
   /// `expect(atLeast: 1)`. Off by default.
   public var requiresAllStubsUsed: Bool {
-    get { state.withLock { $0.requiresAllStubsUsed } }
-    set { state.withLock { $0.requiresAllStubsUsed = newValue } }
+    get { locked.withLock { $0.requiresAllStubsUsed } }
+    set { locked.withLock { $0.requiresAllStubsUsed = newValue } }
   }
 
   /// What is wrong at the end of a test: each request that no stub matched (its near-miss report,
@@ -365,7 +359,7 @@ public final class Backend: Sendable {
   /// ``StubHandle/expect(atLeast:)`` or ``requiresAllStubsUsed``) was not met, located where the
   /// stub was declared. Empty when all is well.
   public func verify() -> [DoppelIssue] {
-    let (unmatched, requireAll) = state.withLock { state in
+    let (unmatched, requireAll) = locked.withLock { state in
       (
         state.journal.droppedUnmatchedReports + state.journal.all.compactMap(\.unmatchedReport),
         state.requiresAllStubsUsed

@@ -1,4 +1,4 @@
-/// The current state of each of a backend's state machines: the main one (``Backend/scenarioState``)
+/// The current state of each of a backend's state machines: the main one (``Backend/state()``)
 /// and those stubs name (``StubHandle/stateMachine(_:)``). A machine not yet moved is `initial`.
 struct StateMachines: Sendable, Equatable {
   /// The state every machine starts in.
@@ -19,6 +19,18 @@ struct StateMachines: Sendable, Equatable {
 }
 
 extension Backend {
+  /// The state of the main state machine: the state that stateful stubs require and move (see
+  /// ``StubHandle/requiresState(_:)`` and ``StubHandle/setsState(_:)``). It starts as `initial`.
+  public func state() -> String {
+    machine.withLock { $0.main }
+  }
+
+  /// Puts the main state machine in `state`, as if a stub with ``StubHandle/setsState(_:)`` had
+  /// answered.
+  public func setState(_ state: String) {
+    machine.withLock { $0.main = state }
+  }
+
   /// The state of the state machine called `name` (see ``StubHandle/stateMachine(_:)``):
   /// `initial` until a stub moves it or it is set.
   public func state(ofMachine name: String) -> String {
@@ -31,7 +43,7 @@ extension Backend {
   }
 
   /// The named state machines: every one a stub names or whose state was set, with its state.
-  /// The main machine is ``scenarioState``.
+  /// The main machine is ``state()``.
   public var stateMachines: [String: String] {
     let names = Set(stubs.compactMap(\.stateMachine))
     return machine.withLock { machines in

@@ -177,7 +177,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     return self
   }
 
-  /// Makes the stub answer only while the backend's ``Backend/scenarioState`` is `state`; in other
+  /// Makes the stub answer only while the backend's main state machine (``Backend/state()``) is `state`; in other
   /// states requests go on to other stubs. With ``setsState(_:)`` this models a backend whose
   /// answers change after a request, as in:
   ///
@@ -192,7 +192,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     return self
   }
 
-  /// Moves the backend's ``Backend/scenarioState`` to `state` each time this stub answers. The
+  /// Moves the backend's main state machine (``Backend/state()``) to `state` each time this stub answers. The
   /// check of ``requiresState(_:)`` and the move happen together, so concurrent requests see a
   /// consistent state.
   @discardableResult
@@ -208,7 +208,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   public var nextState: String? { withState { $0.settings?.nextState } }
 
   /// Makes ``requiresState(_:)`` and ``setsState(_:)`` refer to the state machine called `name`
-  /// instead of the backend's main one (``Backend/scenarioState``). Each machine has its own
+  /// instead of the backend's main one (``Backend/state()``). Each machine has its own
   /// state, `initial` at first, so independent flows (signing in, a basket) do not step on each
   /// other:
   ///

@@ -89,12 +89,12 @@ extension Backend {
   /// backend, in order (see ``WebSocketEvent``). A backend made with a `journalLimit` keeps at most
   /// that many; ``clearJournal()`` empties it too.
   public var webSocketEvents: [WebSocketEvent] {
-    state.withLock { $0.webSocketEvents }
+    locked.withLock { $0.webSocketEvents }
   }
 
   /// The number of the next WebSocket connection (1, 2, …).
   package func nextWebSocketConnection() -> Int {
-    state.withLock { state in
+    locked.withLock { state in
       state.webSocketConnections += 1
       return state.webSocketConnections
     }
@@ -102,7 +102,7 @@ extension Backend {
 
   /// Records what happened on a WebSocket connection.
   package func record(_ event: WebSocketEvent) {
-    state.withLock { state in
+    locked.withLock { state in
       state.webSocketEvents.append(event)
       if let limit = state.journal.limit, state.webSocketEvents.count > limit {
         state.webSocketEvents.removeFirst(state.webSocketEvents.count - limit)

@@ -171,7 +171,7 @@ extension Backend {
   /// letting go of the lock, so that a server answering thousands of requests a second does not
   /// stall while a long journal is freed.
   package func discardJournal() {
-    let discarded = state.withLock { $0.journal.removeAll() }
+    let discarded = locked.withLock { $0.journal.removeAll() }
     _ = discarded.count  // freed here, outside the lock
   }
 
