@@ -31,8 +31,11 @@ struct PactInteraction {
     var used: [(stub: StubHandle, entry: HAREntry)] = []
     for entry in journal {
       guard let stub = entry.stub, entry.response != nil, entry.omittedRequestBody == nil,
-        entry.omittedResponseBody == nil, let har = entry.harEntry(), har.response.status > 0
+        entry.omittedResponseBody == nil, var har = entry.harEntry(), har.response.status > 0
       else { continue }
+      // The description comes from the stub's matcher, which may spell out a secret the request
+      // sent (`.jsonBody(["password": …])`): it is redacted with the entry.
+      har.extra[descriptionKey] = .string(stub.name ?? stub.matcher.description)
       used.append((stub, har))
     }
     let redacted = try redaction.redacted(Cassette(entries: used.map(\.entry))).entries
@@ -82,8 +85,15 @@ struct PactInteraction {
     "content-length", "transfer-encoding", "connection", "keep-alive", "date",
   ]
 
+  /// Where an entry carries its interaction's description through redaction.
+  private static let descriptionKey = "_doppelPactDescription"
+
   private init(stub: StubHandle, entry: HAREntry) {
-    description = stub.name ?? stub.matcher.description
+    if case .string(let text)? = entry.extra[Self.descriptionKey] {
+      description = text
+    } else {
+      description = Redaction.marker
+    }
     var requestRules = PactRules()
     var responseRules = PactRules()
     let parts = stub.matcher.flattened.compactMap(\.wire)

@@ -9,9 +9,12 @@ struct PactRules {
 
   var isEmpty: Bool { path.isEmpty && keyed.isEmpty }
 
-  mutating func addPath(_ matcher: JSONValue) { path.append(matcher) }
+  mutating func addPath(_ matcher: JSONValue) {
+    if !path.contains(matcher) { path.append(matcher) }
+  }
 
   mutating func add(_ matcher: JSONValue, category: String, key: String) {
+    if keyed[category]?[key]?.contains(matcher) == true { return }
     keyed[category, default: [:]][key, default: []].append(matcher)
   }
 
