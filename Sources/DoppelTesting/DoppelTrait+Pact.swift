@@ -62,11 +62,11 @@
     /// real service.
     ///
     /// ```swift
-    /// @Test(.doppel(pact: "BreedsApp-BreedsAPI") { $0.stub(.get("/breeds/{id}"), .json(Breed.bengal)) })
-    /// func showsABreed() async throws {
-    ///   let model = BreedModel(session: Backend.current.session)
-    ///   try await model.load(id: "beng")
-    ///   #expect(model.breed?.name == "Bengal")
+    /// @Test(.doppel(pact: "BreedsApp-BreedsAPI") { $0.stub(.get("/breeds.json"), .json(breeds), name: "breeds") })
+    /// func listsBreeds() async {
+    ///   let model = BreedListModel(session: Backend.current.session)
+    ///   await model.load()
+    ///   #expect(model.state == .breeds(Breed.all))
     /// }
     /// ```
     ///
