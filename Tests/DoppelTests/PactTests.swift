@@ -112,6 +112,28 @@ struct PactTests {
     #expect(pact == expected)
   }
 
+  @Test func whatATemplateFillsInIsMatchedByTypeInTheBodyAndTheHeaders() async throws {
+    let backend = quietBackend()
+    backend.stub(
+      .get("/breeds/{id}"),
+      Response.json(raw: #"{"id": {{path.id}}, "tags": ["cat", "{{path.id}}-tag"], "name": "Bengal"}"#)
+        .header("X-Breed", "breed {{path.id}}").templated())
+    _ = try await backend.send(.get, "https://api.example.com/breeds/7")
+    guard case .object(let document) = try Self.document(backend.pact(consumer: "App", provider: "API")),
+      case .array(let interactions)? = document["interactions"], case .object(let interaction)? = interactions.first,
+      case .object(let response)? = interaction["response"]
+    else {
+      Issue.record("not a pact")
+      return
+    }
+    #expect(
+      response["matchingRules"] == [
+        "body": ["$.id": Self.rule(Self.type), "$.tags[1]": Self.rule(Self.type)],
+        "header": ["X-Breed": Self.rule(Self.type)],
+      ])
+    #expect(response["headers"] == ["Content-Type": ["application/json"], "X-Breed": ["breed 7"]])
+  }
+
   @Test func theFileHasSortedKeysOneValuePerLineAndAStableKey() async throws {
     let backend = quietBackend()
     backend.stub(.get("/health"), .text("ok"))
