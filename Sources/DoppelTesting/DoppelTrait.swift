@@ -39,6 +39,8 @@
     var makeClock: @Sendable () -> (any Clock<Duration>)? = { nil }
     /// The cassette `.doppel(cassette:)` inserts around the test, if any (see DoppelTrait+Cassette.swift).
     var cassette: CassetteOptions? = nil
+    /// The pact `.doppel(pact:)` writes when the test returns, if any (see DoppelTrait+Pact.swift).
+    var pact: PactOptions? = nil
     /// When the test gets its backend's traffic attached; `nil` keeps an enclosing trait's choice.
     var attach: AttachmentPolicy? = nil
 
@@ -65,9 +67,11 @@
       // A suite itself (no test case) gets no backend: only its test cases do.
       guard testCase != nil else { return try await body() }
       if let backend = Self.enclosing {
-        return try await withCassette(backend, for: test) {
-          try await configure(backend, isOutermost: false)
-          try await body()
+        return try await withPact(backend, for: test) {
+          try await withCassette(backend, for: test) {
+            try await configure(backend, isOutermost: false)
+            try await body()
+          }
         }
       }
       let scope = BackendScope(
@@ -110,11 +114,13 @@
       do {
         try await Self.$enclosing.withValue(scope.backend) {
           try await Backend.$scoped.withValue(scope.backend) {
-            try await withCassette(scope.backend, for: test) {
-              // What traits applied outside this one asked for (`.doppel(openAPI:)` on a suite).
-              for setUp in Backend.pendingSetUp { setUp(scope.backend) }
-              try await configure(scope.backend, isOutermost: true)
-              try await body()
+            try await withPact(scope.backend, for: test) {
+              try await withCassette(scope.backend, for: test) {
+                // What traits applied outside this one asked for (`.doppel(openAPI:)` on a suite).
+                for setUp in Backend.pendingSetUp { setUp(scope.backend) }
+                try await configure(scope.backend, isOutermost: true)
+                try await body()
+              }
             }
           }
         }

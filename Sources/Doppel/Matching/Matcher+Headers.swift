@@ -29,7 +29,8 @@ extension Matcher {
         Condition(
           field: "header \(name)", expected: "matching /\(regex)/", summary: "\(name): /\(regex)/",
           actual: { pattern.shown(headerValue($0, name), searching: $0.headers.values(for: name)) },
-          passes: { $0.headers.values(for: name).contains(where: pattern.matches) }))
+          passes: { $0.headers.values(for: name).contains(where: pattern.matches) })
+      ).wired(.headerRegex(name, regex))
     }
   }
 

@@ -93,8 +93,20 @@ func snippet_DoppelTesting_TestingWithDoppel_L178() async throws {
   _ = sent
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:200
-struct Snippet_DoppelTesting_TestingWithDoppel_L200 {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:199
+struct Snippet_DoppelTesting_TestingWithDoppel_L199 {
+  @Suite struct BreedContractTests {
+    @Test(.doppel(pact: "BreedsApp-BreedsAPI") { $0.stub(.get("/breeds.json"), .json(breeds), name: "breeds") })
+    func listsBreeds() async {
+      let model = BreedListModel(session: Backend.current.session)
+      await model.load()
+      #expect(model.state == .breeds(Breed.all))
+    }
+  }
+}
+
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:225
+struct Snippet_DoppelTesting_TestingWithDoppel_L225 {
   @Test func showsEmptyState() async {
     await withBackend { backend in
       backend.stub(.get("/breeds.json"), .json(Breeds(breeds: [])))
@@ -105,8 +117,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L200 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:217
-func snippet_DoppelTesting_TestingWithDoppel_L217() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:242
+func snippet_DoppelTesting_TestingWithDoppel_L242() async throws {
   final class BreedListTests: XCTestCase {
     func testShowsEmptyState() async throws {
       let backend = makeBackend()
@@ -118,8 +130,8 @@ func snippet_DoppelTesting_TestingWithDoppel_L217() async throws {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:235
-func snippet_DoppelTesting_TestingWithDoppel_L235() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:260
+func snippet_DoppelTesting_TestingWithDoppel_L260() async throws {
   await withKnownIssue {
     await withBackend { backend in
       backend.stub(.get("/breeds.json"), .json(breeds)).expect(times: 2)

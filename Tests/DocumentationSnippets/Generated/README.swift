@@ -91,8 +91,8 @@ struct Snippet_README_L260 {
   }
 }
 
-// README.md:369
-func snippet_README_L369() async throws {
+// README.md:380
+func snippet_README_L380() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
