@@ -5,7 +5,7 @@ import Doppel
 #endif
 
 extension Backend {
-  /// The backend of the running test: the one the `.doppel` trait or `withBackend` made for it.
+  /// The backend of the running test: the one the `.doppel` trait made for it.
   ///
   /// ```swift
   /// @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breed.all)) })
@@ -32,7 +32,7 @@ extension Backend {
   static let noCurrentBackendMessage = """
     Backend.current was used outside a Doppel scope, so there is no backend for this test. \
     Give the test or its suite one with the .doppel trait, @Test(.doppel { $0.stub(…) }) or \
-    @Suite(.doppel { … }), or run the code inside withBackend { backend in … }. \
+    @Suite(.doppel { … }); in XCTest, make one with makeBackend() and pass it along. \
     A new, empty backend was returned instead.
     """
 }

@@ -15,7 +15,8 @@ import Foundation
 /// `UnmatchedPolicy.passthrough` is not a failure: the test chose to let it through.
 final class BackendScope: Sendable {
   let backend: Backend
-  /// Where issues without a location of their own point: the test, or the `withBackend` call.
+  /// Where issues without a location of their own point: the test, or the line that called
+  /// `makeBackend()`.
   let location: CodeLocation
   private let collected: Locked<Collected>
 
@@ -70,5 +71,26 @@ final class BackendScope: Sendable {
       issues.firstIndex { $0.isUnmatchedRequest && $0.message.hasPrefix(report) }
     }
     return (issues, thrownIssue)
+  }
+}
+
+extension BackendScope {
+  /// Ends the scope and records its failures in the running test, except each unmatched request
+  /// whose report one of `recorded` (failures the test framework already recorded, such as the
+  /// error the test threw) contains: that request has been reported once already.
+  ///
+  /// - Returns: whether the scope had any failure, reported here or before.
+  @discardableResult
+  func report(testCase: AnyObject?, alreadyRecorded recorded: [String]) -> Bool {
+    var recorded = recorded
+    let issues = finish()
+    for issue in issues {
+      if issue.isUnmatchedRequest, let index = recorded.firstIndex(where: { $0.contains(issue.message) }) {
+        recorded.remove(at: index)
+        continue
+      }
+      reportIssue(issue.message, at: issue.location, testCase: testCase)
+    }
+    return !issues.isEmpty
   }
 }

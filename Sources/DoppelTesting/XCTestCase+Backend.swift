@@ -23,7 +23,7 @@
     /// rethrows an unmatched request's error, XCTest records that error, which prints as the same
     /// near-miss report (naming the closest stub's file and line), and the tear-down does not
     /// report that request again. ``Doppel/Backend/current`` is not set: pass the backend (or its
-    /// `session`) to the code under test, or use ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
+    /// `session`) to the code under test.
     ///
     /// - Parameters:
     ///   - unmatched: what the backend does with requests no stub matches; by default they fail.
@@ -65,45 +65,6 @@
         #endif
       }
       return scope.backend
-    }
-
-    /// Runs `body` with a new backend, then fails this test for each request no stub matched and
-    /// each stub expectation not met, at the exact lines: the XCTest form of the global
-    /// `withBackend`, which it shadows inside test methods. Inside `body`,
-    /// ``Doppel/Backend/current`` is the new backend.
-    ///
-    /// ```swift
-    /// func testShowsEmptyState() throws {
-    ///   try withBackend { backend in
-    ///     backend.stub(.get("/breeds.json"), .json([Breed]()))
-    ///     …
-    ///   }
-    /// }
-    /// ```
-    @discardableResult
-    public func withBackend<R>(
-      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
-      clock: any Clock<Duration> = ContinuousClock(), _ body: (Backend) throws -> R,
-      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
-    ) rethrows -> R {
-      try BackendScope(
-        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
-        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-      ).run(reportingTo: self, body)
-    }
-
-    /// The `async` form of ``withBackend(unmatched:requireAllStubsUsed:clock:_:fileID:filePath:line:column:)``.
-    @discardableResult
-    public func withBackend<R>(
-      unmatched: UnmatchedPolicy = .fail, requireAllStubsUsed: Bool = false,
-      clock: any Clock<Duration> = ContinuousClock(),
-      isolation: isolated (any Actor)? = #isolation, _ body: (Backend) async throws -> R,
-      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
-    ) async rethrows -> R {
-      try await BackendScope(
-        unmatched: unmatched, requireAllStubsUsed: requireAllStubsUsed, clock: clock,
-        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-      ).run(reportingTo: self, isolation: isolation, body)
     }
   }
 

@@ -39,13 +39,6 @@ struct AttachmentTests {
     #expect(await Backend.current.session.outcome("https://api.example.com/breeds.json") == "404")
   }
 
-  @Test func childUsesWithBackend() async {
-    guard Self.childRole == "withBackend" else { return }
-    await withBackend { backend in
-      #expect(await backend.session.outcome("https://api.example.com/nothing") == "URLError -1008")
-    }
-  }
-
   /// The files the child test `name` left in a fresh attachments folder, by name, and whether it
   /// passed.
   private func runChild(
@@ -104,12 +97,6 @@ struct AttachmentTests {
         "https://api.example.com/breeds.json", "https://api.example.com/breed.json",
       ])
     #expect(cassette.entries.map(\.response.status) == [200, 0])
-  }
-
-  @Test func withBackendAttachesWhenItReportsAFailure() throws {
-    let (passed, files) = try runChild("childUsesWithBackend", role: "withBackend")
-    #expect(!passed)
-    #expect(files.keys.sorted() == ["doppel-journal.har", "doppel-unmatched-1.txt"])
   }
 
   @Test func aTestFailedByItsOwnExpectationGetsTheJournal() throws {

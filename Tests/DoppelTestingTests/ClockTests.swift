@@ -2,7 +2,7 @@ import Testing
 
 @testable import DoppelTesting
 
-/// `.doppel(clock:)`, `withBackend(clock:)` and `makeBackend(clock:)`: time in tests, with the
+/// `.doppel(clock:)` and `makeBackend(clock:)`: time in tests, with the
 /// end-of-test verification kept.
 @Suite struct ClockTests {
   @Test(.doppel(clock: ManualClock()) { $0.stub(.get("/slow"), Response.text("late").delayed(by: .seconds(30))) })
@@ -37,30 +37,5 @@ import Testing
 
   @Test(.doppel) func theDefaultIsTheContinuousClock() {
     #expect(Backend.current.clock is ContinuousClock)
-  }
-
-  @Test func withBackendTakesAClockAndStillVerifies() async throws {
-    let clock = ManualClock()
-    let (result, issues) = await IssueCapture.capture {
-      try await withBackend(clock: clock) { backend in
-        #expect(backend.clock as? ManualClock === clock)
-        backend.stub(.get("/slow"), Response.text("late").delayed(by: .seconds(5)))
-        backend.stub(.get("/never"), .ok).expect(times: 1)
-        let load = Task { try await backend.session.text("https://api.example.com/slow") }
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(5))
-        let body = try await load.value
-        #expect(body == "late")
-      }
-    }
-    #expect((try? result.get()) != nil)
-    #expect(issues.map { $0.message.hasPrefix("The stub GET /never was expected to answer 1 time") } == [true])
-  }
-
-  @Test func theSynchronousWithBackendTakesAClock() {
-    let clock = ManualClock()
-    withBackend(clock: clock) { backend in
-      #expect(backend.clock as? ManualClock === clock)
-    }
   }
 }

@@ -18,25 +18,6 @@
       XCTAssertEqual(backend.requests.count, 1)
     }
 
-    func testWithBackendInATestMethod() async throws {
-      let state = try await withBackend { backend in
-        backend.stub(.get("/breeds.json"), .json(Breed.all))
-        XCTAssertTrue(Backend.current === backend)
-        let model = BreedListModel(session: Backend.current.session)
-        try await model.load()
-        return model.state
-      }
-      XCTAssertEqual(state, .loaded(Breed.all))
-    }
-
-    func testSyncWithBackendInATestMethod() {
-      let count = withBackend { backend in
-        backend.stub(.get("/x"), .ok)
-        return backend.stubs.count
-      }
-      XCTAssertEqual(count, 1)
-    }
-
     func testTheFailuresATearDownReports() async {
       let scope = BackendScope(location: Doppel.CodeLocation())
       let line = #line + 1
@@ -104,14 +85,13 @@
         XCTAssertTrue(captured.isEmpty, "nothing is recorded before tear-down")
       }
 
-      func testWithBackendFailsAtTheRightLines() async {
+      func testMakeBackendWithoutStubsFailsAtTheLineThatMadeIt() async {
         let callLine = #line + 1
-        await withBackend { backend in
-          _ = await backend.session.outcome("https://api.example.com/cats.json")
-          expected = [
-            Failure(description: backend.journal[0].unmatchedReport ?? "", filePath: #filePath, line: callLine)
-          ]
-        }
+        let backend = makeBackend()
+        _ = await backend.session.outcome("https://api.example.com/cats.json")
+        expected = [
+          Failure(description: backend.journal[0].unmatchedReport ?? "", filePath: #filePath, line: callLine)
+        ]
         // tearDown compares what was captured with `expected`.
       }
 
@@ -126,21 +106,6 @@
           expected = [Failure(description: "threw error \"\(report)\"", filePath: "<EXPR>", line: 0)]
         }
         _ = try await backend.session.data(from: URL(string: "https://api.example.com/cats.json")!)
-      }
-
-      func testAnUnmatchedRequestTheBodyRethrowsIsReportedOnce() async {
-        let stubLine = #line + 3
-        do {
-          try await withBackend { backend in
-            backend.stub(.get("/breeds.json"), .ok)
-            _ = try await backend.session.data(from: URL(string: "https://api.example.com/cats.json")!)
-          }
-          XCTFail("withBackend should rethrow")
-        } catch {
-          // The error reads as the near-miss report; nothing else was recorded.
-          XCTAssertTrue("\(error)".hasPrefix("No stub matched GET https://api.example.com/cats.json\nClosest stubs:\n"))
-          XCTAssertTrue("\(error)".contains("XCTestSupportTests.swift:\(stubLine)"))
-        }
       }
     }
   #endif

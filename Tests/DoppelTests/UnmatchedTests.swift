@@ -109,7 +109,7 @@ import Testing
       IssueReporter.standardErrorText(issue, first: true)
         == """
         Doppel: No stub matched GET https://a.com/x
-        Doppel: (written to standard error only, so it fails no test. In a test, make the backend with DoppelTesting's .doppel trait or withBackend { … }, or pass Backend(issueReporter:), and such problems fail the test.)
+        Doppel: (written to standard error only, so it fails no test. In a test, make the backend with DoppelTesting's .doppel trait (Swift Testing) or makeBackend() (XCTest), or pass Backend(issueReporter:), and such problems fail the test.)
 
         """)
     #expect(IssueReporter.standardErrorText(issue, first: false) == "Doppel: No stub matched GET https://a.com/x\n")

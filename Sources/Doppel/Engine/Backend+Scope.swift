@@ -1,6 +1,6 @@
 extension Backend {
-  /// The backend of the enclosing test scope: the one DoppelTesting's `.doppel` trait or
-  /// `withBackend` made. Kept in the core so that other modules' test traits can reach it.
+  /// The backend of the enclosing test scope: the one DoppelTesting's `.doppel` trait made. Kept
+  /// in the core so that other modules' test traits can reach it.
   @TaskLocal package static var scoped: Backend?
 
   /// Set-up that test traits applied outside the `.doppel` trait ask for (DoppelOpenAPI's

@@ -30,7 +30,7 @@ public struct IssueReporter: Sendable {
   package static func standardErrorText(_ issue: DoppelIssue, first: Bool) -> String {
     "Doppel: \(issue)\n"
       + (first
-        ? "Doppel: (written to standard error only, so it fails no test. In a test, make the backend with DoppelTesting's .doppel trait or withBackend { … }, or pass Backend(issueReporter:), and such problems fail the test.)\n"
+        ? "Doppel: (written to standard error only, so it fails no test. In a test, make the backend with DoppelTesting's .doppel trait (Swift Testing) or makeBackend() (XCTest), or pass Backend(issueReporter:), and such problems fail the test.)\n"
         : "")
   }
 

@@ -55,8 +55,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L74 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:101
-struct Snippet_DoppelTesting_TestingWithDoppel_L101 {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:99
+struct Snippet_DoppelTesting_TestingWithDoppel_L99 {
   @Test(.doppel(requireAllStubsUsed: true) {
     $0.stub(.get("/breeds.json"), .json(breeds))
     $0.stub(.post("/favorites"), .status(201)).expect(times: 1)
@@ -64,8 +64,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L101 {
   func favoritesABreed() async throws {}
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:161
-struct Snippet_DoppelTesting_TestingWithDoppel_L161 {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:159
+struct Snippet_DoppelTesting_TestingWithDoppel_L159 {
   @Test(.doppel(attach: .always) { $0.stub(.get("/breeds.json"), .json(breeds)) })
   func loadsBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -73,8 +73,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L161 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:178
-func snippet_DoppelTesting_TestingWithDoppel_L178() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:175
+func snippet_DoppelTesting_TestingWithDoppel_L175() async throws {
   let favorites = Backend.current.stub(.post("/favorites"), .status(201))
 
   // The code under test favorites a breed:
@@ -93,8 +93,8 @@ func snippet_DoppelTesting_TestingWithDoppel_L178() async throws {
   _ = sent
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:199
-struct Snippet_DoppelTesting_TestingWithDoppel_L199 {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:196
+struct Snippet_DoppelTesting_TestingWithDoppel_L196 {
   @Suite struct BreedContractTests {
     @Test(.doppel(pact: "BreedsApp-BreedsAPI") { $0.stub(.get("/breeds.json"), .json(breeds), name: "breeds") })
     func listsBreeds() async {
@@ -105,20 +105,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L199 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:225
-struct Snippet_DoppelTesting_TestingWithDoppel_L225 {
-  @Test func showsEmptyState() async {
-    await withBackend { backend in
-      backend.stub(.get("/breeds.json"), .json(Breeds(breeds: [])))
-      let model = BreedListModel(session: backend.session)
-      await model.load()
-      #expect(model.state == .noData)
-    }
-  }
-}
-
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:242
-func snippet_DoppelTesting_TestingWithDoppel_L242() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:220
+func snippet_DoppelTesting_TestingWithDoppel_L220() async throws {
   final class BreedListTests: XCTestCase {
     func testShowsEmptyState() async throws {
       let backend = makeBackend()
@@ -130,14 +118,12 @@ func snippet_DoppelTesting_TestingWithDoppel_L242() async throws {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:260
-func snippet_DoppelTesting_TestingWithDoppel_L260() async throws {
-  await withKnownIssue {
-    await withBackend { backend in
-      backend.stub(.get("/breeds.json"), .json(breeds)).expect(times: 2)
-      _ = try? await backend.session.data(from: breedsURL)
-    }
-  } matching: { issue in
-    issue.comments.first?.rawValue.hasPrefix("The stub GET /breeds.json was expected") == true
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:239
+struct Snippet_DoppelTesting_TestingWithDoppel_L239 {
+  @Test func reportsAnUnmetExpectation() async {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("/breeds.json"), .json(breeds)).expect(times: 2)
+    _ = try? await backend.session.data(from: breedsURL)
+    #expect(backend.verify().first?.message.hasPrefix("The stub GET /breeds.json was expected") == true)
   }
 }

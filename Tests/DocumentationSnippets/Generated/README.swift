@@ -47,8 +47,8 @@ struct Snippet_README_L143 {
   }
 }
 
-// README.md:167
-func snippet_README_L167() async throws {
+// README.md:166
+func snippet_README_L166() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
@@ -64,15 +64,15 @@ func snippet_README_L167() async throws {
   _ = load
 }
 
-// README.md:224
-func snippet_README_L224() async throws {
+// README.md:223
+func snippet_README_L223() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:250
-func snippet_README_L250() async throws {
+// README.md:249
+func snippet_README_L249() async throws {
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let (data, response) = try await backend.respond(to: URLRequest(url: breedsURL))
   // Generated: the snippet's values, as used by what the reader writes next.
@@ -81,8 +81,8 @@ func snippet_README_L250() async throws {
   _ = response
 }
 
-// README.md:260
-struct Snippet_README_L260 {
+// README.md:259
+struct Snippet_README_L259 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -91,8 +91,8 @@ struct Snippet_README_L260 {
   }
 }
 
-// README.md:380
-func snippet_README_L380() async throws {
+// README.md:379
+func snippet_README_L379() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
