@@ -30,8 +30,9 @@ public struct Responder: Sendable {
   }
 
   /// A closure computing the response from the request (with ``Request/pathParameters`` filled in).
-  /// An error it throws reaches the caller as is (`URLError`s included).
-  public static func handler(_ respond: @escaping @Sendable (Request) async throws -> Response) -> Responder {
+  /// An error it throws reaches the caller as is (`URLError`s included). `package`: users write
+  /// the same stub with `Backend.stub(_:times:name:_:)`'s trailing closure, the one public form.
+  package static func handler(_ respond: @escaping @Sendable (Request) async throws -> Response) -> Responder {
     Responder(kind: .handler(Handler(respond: respond)))
   }
 
