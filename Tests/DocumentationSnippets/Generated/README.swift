@@ -92,8 +92,8 @@ struct Snippet_README_L259 {
   }
 }
 
-// README.md:368
-func snippet_README_L368() async throws {
+// README.md:371
+func snippet_README_L371() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
