@@ -128,8 +128,8 @@
     static func header(_ text: String) throws -> HTTPHeaders.Field {
       let parts = text.split(separator: ":", maxSplits: 1)
       guard parts.count == 2, HTTPToken.isToken(String(parts[0]).trimmingCharacters(in: .whitespaces)) else {
-        // The value may be a secret: the message shows the name only.
-        let name = parts.first.map { String($0.prefix(40)) } ?? ""
+        // The value may be a secret: the message shows the first word only.
+        let name = text.prefix { $0 != " " && $0 != ":" }.prefix(40)
         throw ValidationError("--header \(name)… is not a header field; write it as 'Name: value'.")
       }
       return HTTPHeaders.Field(

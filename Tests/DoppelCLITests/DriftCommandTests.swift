@@ -300,6 +300,42 @@
       #expect(lines.last == "0 of 6 entries drifted, 1 skipped, 5 failed (against \(base)).")
     }
 
+    @Test func anAnswerThatNeverComesTimesOut() async throws {
+      let directory = try folder(["same.har": Self.firstEntryOnly])
+      let upstream = Backend(issueReporter: .ignore)
+      upstream.stub(.get("/v1/same"), .never)
+      try await withStubServer(upstream) { server in
+        let base = server.baseURL.absoluteString
+        let result = try await DoppelProcess.run(
+          ["drift", "same.har", "--against", base, "--timeout", "0.5", "--json"], directory: directory)
+        #expect(result.status == 2)
+        let report = try #require(
+          try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let entry = try #require((report["entries"] as? [[String: Any]])?.first)
+        #expect(entry["outcome"] as? String == "failed")
+        let host = "\(server.baseURL.host ?? ""):\(server.baseURL.port ?? 0)"
+        #expect(entry["reason"] as? String == "no answer from \(host) within 0.5 s")
+      }
+    }
+
+    @Test func aStubThatNeedsAStateIsStillCompared() async throws {
+      let manifest = #"""
+        {"stubs": [
+          {"request": "GET /v1/status", "requiresState": "signedIn", "response": {"json": {}}}
+        ]}
+        """#
+      let directory = try folder(["doppel.json": manifest])
+      try await withStubServer(Self.upstream()) { server in
+        let base = server.baseURL.absoluteString
+        let result = try await DoppelProcess.run(["drift", "doppel.json", "--against", base], directory: directory)
+        #expect(
+          result.output.split(separator: "\n").map(String.init) == [
+            "doppel.json:2: GET /v1/status", "  status: recorded 200, live 404",
+            "1 of 1 entry drifted (against \(base)).",
+          ])
+      }
+    }
+
     @Test func badInputIsAUsageOrReadError() async throws {
       let directory = try folder(["api.har": Self.cassette, "broken.har": "{"])
       let noBase = try await DoppelProcess.run(["drift", "api.har"], directory: directory)
@@ -312,9 +348,11 @@
         badPath.error.contains(
           "--ignore $.a[x] is not a JSON path: write [*] for every element, or [\"name\"] for a field."))
       let badHeader = try await DoppelProcess.run(
-        ["drift", "api.har", "--against", "http://127.0.0.1:1", "--header", "Authorization Bearer x"],
+        ["drift", "api.har", "--against", "http://127.0.0.1:1", "--header", "Authorization Bearer s3cr3t-value"],
         directory: directory)
       #expect(badHeader.status == 64)
+      #expect(badHeader.error.contains("--header Authorization… is not a header field; write it as 'Name: value'."))
+      #expect(!badHeader.error.contains("s3cr3t"))
       let unreadable = try await DoppelProcess.run(
         ["drift", "api.har", "broken.har", "--against", "http://127.0.0.1:1"], directory: directory)
       #expect(unreadable.status == 2)

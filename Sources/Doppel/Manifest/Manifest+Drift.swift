@@ -24,7 +24,11 @@ extension Manifest {
     /// - Throws: the stubbed error, or `URLError(.timedOut)` for an answer that never comes.
     package func answer(timeout: TimeInterval) async throws -> (Data, HTTPURLResponse) {
       let backend = Backend(unmatched: .fail, issueReporter: .ignore)
-      backend.register(stub)
+      // Whatever state the stub needs, it is asked on its own.
+      var alone = stub
+      alone.requiresState = nil
+      alone.setsState = nil
+      backend.register(alone)
       // A path alone matches on any host: any host will do.
       let written = resend.url.hasPrefix("/") ? "http://localhost" + resend.url : resend.url
       guard let url = URL(string: written) else { throw URLError(.badURL) }
