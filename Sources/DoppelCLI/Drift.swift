@@ -15,25 +15,28 @@
         "Re-send the requests of cassettes and manifest stubs to a real server and report how its answers differ.",
       usage: "doppel drift <file> ... --against <url> [<options>]",
       discussion: """
-        Every GET and HEAD entry of the .har cassettes and stub of the manifests is sent
-        again to the server --against names (its path and query after the base URL),
-        with the recorded headers and body. Other methods are sent only when asked
-        (--method POST, --all-methods, or "drift": true on a manifest stub); a stub with
-        "drift": false is never sent. A stub whose URL is a pattern is skipped.
+        Every GET and HEAD entry of the .har cassettes and stub of the manifests
+        is sent again to the server --against names (its path and query after the
+        base URL), with the recorded headers and body. Other methods are sent only
+        when asked (--method POST, --all-methods, or "drift": true on a manifest
+        stub); a stub with "drift": false is never sent. A stub whose URL is a
+        pattern is skipped.
 
-        For each entry whose answer differs, prints `file:line: METHOD /path` and under
-        it the differences: the status, the media type of Content-Type, the headers
-        --compare-header names, and the shape of a JSON body (fields added or removed,
-        types changed, null where a value was). Values are not compared unless
-        --compare-values is given; --ignore leaves out a volatile field:
+        For each entry whose answer differs, prints `file:line: METHOD /path` and
+        under it the differences: the status, the media type of Content-Type, the
+        headers --compare-header names, and the shape of a JSON body (fields added
+        or removed, types changed, null where a value was). Values are not
+        compared unless --compare-values is given; --ignore leaves out a volatile
+        field:
           $.data[*].updatedAt   that place ([*] is every element of an array)
           updatedAt             a field of that name anywhere
-        Secrets (Authorization, cookies, secret-looking JSON keys and query items) are
-        redacted in everything printed.
+        Secrets (Authorization, cookies, secret-looking JSON keys and query items)
+        are redacted in everything printed.
 
-        Exit status: 0 when nothing drifted, 1 when an entry drifted, 2 when a file
-        cannot be read or an entry could not be sent (and nothing drifted), 64 for a
-        usage error. --json prints one JSON object instead (see the documentation).
+        Exit status: 0 when nothing drifted, 1 when an entry drifted, 2 when a
+        file cannot be read or an entry could not be sent (and nothing drifted),
+        64 for a usage error. --json prints one JSON object instead (see the
+        documentation).
         """
     )
 
