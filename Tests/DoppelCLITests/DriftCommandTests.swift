@@ -336,6 +336,25 @@
       }
     }
 
+    @Test func aBadDriftKeyIsAManifestError() async throws {
+      let manifest = """
+        {"stubs": [
+          {"request": "GET /a", "drift": "yes", "response": {"status": 200}},
+          {"request": "GET /b", "drfit": true, "response": {"status": 200}}
+        ]}
+        """
+      let directory = try folder(["doppel.json": manifest])
+      let result = try await DoppelProcess.run(
+        ["drift", "doppel.json", "--against", "http://127.0.0.1:1"], directory: directory)
+      #expect(result.status == 2)
+      #expect(
+        result.error.split(separator: "\n").map(String.init) == [
+          "doppel.json:2:34: stubs[0].drift: expected true or false, found the string \"yes\".",
+          "doppel.json:3:25: stubs[1]: unknown key \"drfit\". Did you mean \"drift\"? The keys of a stub are: name, request, response, times, requiresState, setsState, stateMachine, drift.",
+          "doppel drift: nothing was sent, since not every file could be read.",
+        ])
+    }
+
     @Test func badInputIsAUsageOrReadError() async throws {
       let directory = try folder(["api.har": Self.cassette, "broken.har": "{"])
       let noBase = try await DoppelProcess.run(["drift", "api.har"], directory: directory)
