@@ -15,10 +15,11 @@
           doppel serve recorded.har
           doppel record --upstream https://api.example.com --out api.har
           doppel lint doppel.json recorded.har
+          doppel drift recorded.har --against https://staging.example.com
           doppel serve --tls doppel.json
           doppel trust
         """,
-      subcommands: [Serve.self, Record.self, Lint.self, Trust.self]
+      subcommands: [Serve.self, Record.self, Lint.self, Drift.self, Trust.self]
     )
 
     static func main() async {

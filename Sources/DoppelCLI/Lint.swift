@@ -203,21 +203,21 @@
         }
         return all
       }
-
-      /// The file a stub was declared in, as the user would name it: the manifest as typed (or,
-      /// for a directory, its `doppel.json` under the typed directory), or for a fixture directory
-      /// the fixture under it.
-      private static func shown(_ location: CodeLocation, in manifest: Manifest, typed: String) -> String {
-        let file = URL(fileURLWithPath: location.filePath).standardizedFileURL.path
-        if file == manifest.url.standardizedFileURL.path { return manifest.url.relativePath }
-        let directory = URL(fileURLWithPath: typed).standardizedFileURL.path
-        if file.hasPrefix(directory + "/") {
-          let under = file.dropFirst(directory.count + 1)
-          return typed.hasSuffix("/") ? typed + under : typed + "/" + under
-        }
-        return location.filePath
-      }
     #endif
+
+    /// The file a stub was declared in, as the user would name it: the manifest as typed (or,
+    /// for a directory, its `doppel.json` under the typed directory), or for a fixture directory
+    /// the fixture under it.
+    static func shown(_ location: CodeLocation, in manifest: Manifest, typed: String) -> String {
+      let file = URL(fileURLWithPath: location.filePath).standardizedFileURL.path
+      if file == manifest.url.standardizedFileURL.path { return manifest.url.relativePath }
+      let directory = URL(fileURLWithPath: typed).standardizedFileURL.path
+      if file.hasPrefix(directory + "/") {
+        let under = file.dropFirst(directory.count + 1)
+        return typed.hasSuffix("/") ? typed + under : typed + "/" + under
+      }
+      return location.filePath
+    }
 
     /// Secrets left in a JSON file, with where each is.
     private static func secrets(in url: URL, shown: String, redaction: Redaction) -> [String] {

@@ -313,8 +313,9 @@ struct JournalSlot: Sendable {
 }
 
 /// A session delegate that refuses every redirect, so the task completes with the redirect itself.
-private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-  func urlSession(
+/// `package`: `doppel drift` sends its requests through one too.
+package final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+  package func urlSession(
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {

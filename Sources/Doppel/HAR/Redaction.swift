@@ -210,4 +210,16 @@ extension Redaction {
     var walker = SecretWalker(rules: rules, collectsFindings: false)
     return walker.text(line, SecretWalker.Place(report: [], keyPath: nil, tracks: false))
   }
+
+  /// Whether this redaction would replace the value of the header `name: value` (`Authorization`,
+  /// `Cookie`, `X-Api-Key`, the headers it names), for the tool's reports.
+  package func redacts(header name: String, value: String) -> Bool {
+    SecretRules(self).header(name, value: value) != nil
+  }
+
+  /// Whether this redaction would replace the value of the JSON key `key` of a body, `keyPath`
+  /// being the keys from the body's root to it, for the tool's reports.
+  package func redacts(jsonKey key: String, keyPath: [String]) -> Bool {
+    SecretRules(self).key(key, keyPath: keyPath)
+  }
 }

@@ -15,7 +15,9 @@ enum ManifestKeys {
     "comparingBody", "ignoringJSONFields",
   ]
   /// One stub.
-  static let stub = ["name", "request", "response", "times", "requiresState", "setsState", "stateMachine"]
+  static let stub = [
+    "name", "request", "response", "times", "requiresState", "setsState", "stateMachine", "drift",
+  ]
   /// A stub's `request`.
   static let request = [
     "method", "url", "host", "pathGlob", "pathRegex", "query", "queryExactly", "headers",

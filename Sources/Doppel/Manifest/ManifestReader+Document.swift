@@ -15,6 +15,11 @@ struct ManifestStub: Sendable {
   /// For a response (or responses of a sequence) with `"template": true`: what fills it in for
   /// each request.
   var template: StubTemplate?
+  /// The request `doppel drift` re-sends for the stub; `nil` for a stub of a fixture directory or a
+  /// cassette.
+  var resend: ManifestResend?
+  /// The stub's `drift`: `true` to re-send it whatever its method, `false` never to.
+  var drift: Bool?
 }
 
 /// A named set of stubs layered over the base stubs.
@@ -174,11 +179,14 @@ extension ManifestReader {
     let setsState = read("setsState") { (node, path) throws(ManifestProblem) in
       try nonEmptyString(node, path, what: "a state name")
     }
+    let drift = read("drift") { (node, path) throws(ManifestProblem) in try bool(node, path) }
     guard valid, let matcher, let responder else { return nil }
     var stub = ManifestStub(
       matcher: matcher, responder: responder, times: times, name: name, location: location(node.offset))
     stub.requiresState = requiresState
     stub.setsState = setsState
+    stub.drift = drift
+    if let request = fields["request"] { stub.resend = resend(request) }
     if let node = fields["stateMachine"] {
       guard
         let machine = collecting({ () throws(ManifestProblem) in

@@ -1,7 +1,7 @@
 /// The `token` of HTTP (RFC 9110, section 5.6.2): what a method or a header name may be.
-enum HTTPToken {
+package enum HTTPToken {
   /// Whether `text` is a non-empty token: letters, digits and ``!#$%&'*+-.^_`|~``.
-  static func isToken(_ text: String) -> Bool {
+  package static func isToken(_ text: String) -> Bool {
     !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
   }
 

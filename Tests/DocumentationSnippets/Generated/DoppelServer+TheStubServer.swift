@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L364() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:389
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:388
 #if Server
-func snippet_DoppelServer_TheStubServer_L389() async throws {
+func snippet_DoppelServer_TheStubServer_L388() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -111,10 +111,10 @@ func snippet_DoppelServer_TheStubServer_L389() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:579
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:578
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L579() async throws {
+func snippet_DoppelServer_TheStubServer_L578() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])

@@ -91,8 +91,8 @@ struct Snippet_README_L259 {
   }
 }
 
-// README.md:379
-func snippet_README_L379() async throws {
+// README.md:382
+func snippet_README_L382() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
