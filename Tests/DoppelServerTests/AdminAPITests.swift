@@ -221,7 +221,7 @@
         let typo = try await admin(server, "POST", "stubs", #"{"request": "GET /x", "respons": {}}"#)
         #expect(
           error(typo)
-            == #"request body:1:23: unknown key "respons". Did you mean "response"? The keys of a stub are: name, request, response, times, requiresState, setsState, stateMachine."#
+            == #"request body:1:23: unknown key "respons". Did you mean "response"? The keys of a stub are: name, request, response, times, requiresState, setsState, stateMachine, drift."#
         )
         let malformed = try await admin(server, "POST", "stubs", #"{"request": "GET /x",}"#)
         #expect(error(malformed)?.hasPrefix("request body:1:22: malformed JSON: ") == true)
