@@ -6,9 +6,11 @@
     import Foundation
     import Testing
 
-    /// Clients that hold a connection without using it are shed: the header, body and idle
-    /// timeouts and the connection limit. Timeouts are set small (hundreds of milliseconds); the
-    /// tests wait with bounded reads, and pace slow clients with them too.
+    /// Many clients that hold connections without using them, on real sockets: slowloris clients
+    /// shed by the header timeout while a correct client is served, and the connection limit. Each
+    /// timeout's rule alone (the header, body and idle timeouts, a slow answer) is tested on virtual
+    /// time in `VirtualTimeoutTests`. The tests wait with bounded reads, and pace slow clients with
+    /// them too.
     @Suite(.timeLimit(.minutes(1))) struct SlowClientTests {
       /// A backend with `GET /ok` and `POST /upload` (which answers with the body's size).
       private func backend() -> Backend {
@@ -45,9 +47,6 @@
         return (received, .timedOut)
       }
 
-      private static let headerTimeoutText =
-        "The request head did not arrive within 0.3 seconds, the header timeout. Send the whole head at once, or raise the timeout (StubServer.Configuration.headerTimeout, doppel serve --header-timeout).\n"
-
       @Test func slowlorisConnectionsAreClosedWithinTheHeaderTimeoutWhileOthersAreServed() async throws {
         let backend = backend()
         // 3 seconds: the correct client below must get its head read within it on a loaded machine
@@ -83,73 +82,6 @@
           }
         }
         #expect(backend.requests.count == 1)
-      }
-
-      @Test func aHalfSentHeadGetsA408() async throws {
-        try await withStubServer(backend(), configuration: configuration(header: .milliseconds(300))) { server in
-          let connection = try await RawConnection.connect(port: server.port)
-          try await connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n")
-          let (bytes, end) = try await connection.readUntilEnd()
-          let text = String(decoding: bytes, as: UTF8.self)
-          #expect(statusLine(bytes) == "HTTP/1.1 408 Request Timeout")
-          #expect(text.contains("\r\nConnection: close\r\n"))
-          #expect(text.hasSuffix("\r\n\r\n" + Self.headerTimeoutText))
-          #expect(end == .closed)
-        }
-      }
-
-      @Test func aBodyShorterThanItsContentLengthGetsA408() async throws {
-        let backend = backend()
-        try await withStubServer(backend, configuration: configuration(body: .milliseconds(300))) { server in
-          let connection = try await RawConnection.connect(port: server.port)
-          try await connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
-          let (bytes, end) = try await connection.readUntilEnd()
-          let text = String(decoding: bytes, as: UTF8.self)
-          #expect(statusLine(bytes) == "HTTP/1.1 408 Request Timeout")
-          #expect(text.contains("\r\nConnection: close\r\n"))
-          #expect(
-            text.hasSuffix(
-              "\r\n\r\nThe request body stopped arriving: nothing came for 0.3 seconds, the body timeout. Check that Content-Length is the size of the body sent, send the body without pauses, or raise the timeout (StubServer.Configuration.bodyTimeout, doppel serve --body-timeout).\n"
-            ))
-          #expect(end == .closed)
-        }
-        #expect(backend.requests.isEmpty)
-      }
-
-      @Test func idleConnectionsAreClosedSilently() async throws {
-        // 5 seconds: a loaded machine must not delay the first request past it (1 second was not
-        // enough under ThreadSanitizer with the rest of the suite running). The reads wait longer.
-        try await withStubServer(backend(), configuration: configuration(idle: .seconds(5))) { server in
-          // Kept alive after a response.
-          async let keptAlive: ([UInt8], RawConnection.End) = {
-            let kept = try await RawConnection.connect(port: server.port, timeout: 30)
-            try await kept.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try await kept.readResponse()?.body == "ok")
-            return try await kept.readUntilEnd()
-          }()
-          // Never used.
-          let unused = try await RawConnection.connect(port: server.port, timeout: 30)
-          let (nothing, unusedEnd) = try await unused.readUntilEnd()
-          #expect(nothing.isEmpty)
-          #expect(unusedEnd == .closed)
-          let (afterResponse, keptEnd) = try await keptAlive
-          #expect(afterResponse.isEmpty)
-          #expect(keptEnd == .closed)
-        }
-      }
-
-      @Test func aSlowAnswerIsNotTheClientsFault() async throws {
-        let backend = quietBackend()
-        backend.stub(.get("/slow"), .text("late").delayed(by: .seconds(5)))
-        // The answer takes longer than the header and body timeouts; the idle timeout runs after it.
-        // 3 seconds each: a loaded machine must not delay reading the head past them (with 200 ms it
-        // did once, under a load average of 5).
-        let configuration = configuration(header: .seconds(3), body: .seconds(3), idle: .seconds(10))
-        try await withStubServer(backend, configuration: configuration) { server in
-          let connection = try await RawConnection.connect(port: server.port)
-          try await connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-          #expect(try await connection.readResponse()?.body == "late")
-        }
       }
 
       @Test func theConnectionLimitHolds() async throws {
