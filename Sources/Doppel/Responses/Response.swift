@@ -217,7 +217,7 @@ public struct Response: Sendable {
   ///
   /// The stub server reads and keeps only file bodies of up to 1 MiB. It sends a larger one from
   /// disk, a piece at a time as the client reads it, for each request, so this limit does not apply
-  /// there, unless the answer is delayed, paced or cut short (``Response/delayed(by:)``,
+  /// there, unless the answer is delayed, paced or cut short (``Response/delayed(by:)-(Duration)``,
   /// ``Response/throttled(bytesPerSecond:)`` and the like), which needs the bytes in memory.
   public static let fileBodySizeLimit = 64 * 1024 * 1024
 
