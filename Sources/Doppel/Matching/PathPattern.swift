@@ -94,6 +94,17 @@ struct Pattern: @unchecked Sendable {
 
   /// Compiles a glob: `*` matches within one path segment, `**` across segments, `?` one character.
   static func glob(_ glob: String) -> Result<Pattern, DoppelError> {
+    compile(globRegex(glob), what: "path glob \"\(glob)\"").map {
+      Pattern(regex: $0.regex, source: glob, isGlob: true)
+    }
+  }
+
+  /// A glob as the text of a regular expression that matches a whole path: `*` within one path
+  /// segment, `**` across segments, `?` one character, and every other character as itself,
+  /// escaped by `escape` (for `NSRegularExpression` by default; a Pact file escapes for Rust's).
+  static func globRegex(
+    _ glob: String, escape: (String) -> String = { NSRegularExpression.escapedPattern(for: $0) }
+  ) -> String {
     var regex = "^"
     var characters = Array(glob)[...]
     while let character = characters.popFirst() {
@@ -106,11 +117,10 @@ struct Pattern: @unchecked Sendable {
           regex += "[^/]*"
         }
       case "?": regex += "[^/]"
-      default: regex += NSRegularExpression.escapedPattern(for: String(character))
+      default: regex += escape(String(character))
       }
     }
-    regex += "$"
-    return compile(regex, what: "path glob \"\(glob)\"").map { Pattern(regex: $0.regex, source: glob, isGlob: true) }
+    return regex + "$"
   }
 
   /// The last text a search of this pattern gave up on. One request's text is searched up to three

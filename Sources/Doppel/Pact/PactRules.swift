@@ -63,22 +63,7 @@ enum PactRegex {
   /// A path glob (`*` within a segment, `**` across segments, `?` one character) as a regular
   /// expression, as ``Matcher/path(glob:)`` reads it.
   static func glob(_ glob: String) -> String {
-    var regex = "^"
-    var characters = Array(glob)[...]
-    while let character = characters.popFirst() {
-      switch character {
-      case "*":
-        if characters.first == "*" {
-          characters.removeFirst()
-          regex += ".*"
-        } else {
-          regex += "[^/]*"
-        }
-      case "?": regex += "[^/]"
-      default: regex += escaped(String(character))
-      }
-    }
-    return regex + "$"
+    Pattern.globRegex(glob) { escaped($0) }
   }
 }
 

@@ -13,13 +13,12 @@
       XCTAssertEqual(model.state, .loaded([Breed(name: "Bengal")]))
     }
 
-    func testWithBackend() async throws {
-      try await withBackend { backend in
-        backend.stub(.get("/breeds.json"), .json([Breed]()))
-        let model = BreedListModel(session: Backend.current.session)
-        try await model.load()
-        XCTAssertEqual(model.state, .empty)
-      }
+    func testAnEmptyListIsEmpty() async throws {
+      let backend = makeBackend()
+      backend.stub(.get("/breeds.json"), .json([Breed]()))
+      let model = BreedListModel(session: backend.session)
+      try await model.load()
+      XCTAssertEqual(model.state, .empty)
     }
   }
 #endif
