@@ -85,7 +85,7 @@ import Testing
 
   @Test func theTargetAppendsPathAndQueryToTheUpstream() {
     func target(_ upstream: String, _ url: String) -> String? {
-      Proxy(upstream: URL(string: upstream)!, cassette: nil, redaction: .default, writer: nil)
+      Proxy(upstream: URL(string: upstream)!, recorder: nil)
         .target(for: request(url))?.absoluteString
     }
     #expect(target("https://api.example.com", "http://localhost:8080/a/b?x=1") == "https://api.example.com/a/b?x=1")

@@ -1,45 +1,12 @@
 import Foundation
 
-extension Responder {
-  /// Forwards each request to a real server, so one endpoint can be real while the rest is stubbed:
-  ///
-  /// ```swift
-  /// backend.stub(.get("/weather/{city}"), .proxy(to: URL(string: "https://weather.example.com/v2")!))
-  /// ```
-  ///
-  /// The request's path and query are appended to `upstream` (`/weather/paris?units=metric` goes
-  /// to `https://weather.example.com/v2/weather/paris?units=metric`), with its method, headers and
-  /// body; hop-by-hop headers (`Connection`, `Keep-Alive`, `Transfer-Encoding`, `Upgrade`, `TE`,
-  /// `Trailer`, `Proxy-*` and the fields `Connection` names) are dropped, and `Host` is the
-  /// upstream's. The call goes through a session of its own that Doppel does not intercept, so it
-  /// never loops back into a backend; a redirect comes back to the caller as it is. The upstream's answer (status, headers, body) is what the caller gets, journaled
-  /// like any stub's; when it cannot be reached, the caller gets the `URLError`.
-  ///
-  /// Doppel makes no network call unless a stub says so: this responder is that explicit choice.
-  ///
-  /// - Parameters:
-  ///   - upstream: the real server: an absolute `http` or `https` URL, with a path prefix or none.
-  ///   - cassette: a HAR file that each forwarded exchange is added to (created when missing),
-  ///     redacted with `redaction` before it is written, so it can be replayed later
-  ///     (``Backend/replay(_:matching:replayingTimings:name:fileID:filePath:line:column:)``). `nil` (the default) records nothing.
-  ///   - redaction: what is removed from recorded exchanges; ``Redaction/default`` by default.
-  public static func proxy(to upstream: URL, recordingTo cassette: URL? = nil, redaction: Redaction = .default)
-    -> Responder
-  {
-    Responder(
-      kind: .proxy(
-        Proxy(
-          upstream: upstream, cassette: cassette, redaction: redaction,
-          writer: cassette.map { CassetteWriter(url: $0, replacing: false) })))
-  }
-}
-
-/// Where a proxying stub forwards its requests, and where it records them.
+/// Where a proxying stub forwards its requests, and what keeps the exchanges.
+///
+/// The engine only forwards: keeping an exchange (a cassette, in the recording layer that makes
+/// ``Responder/proxy(to:recordingTo:redaction:)``) is the `recorder`'s business.
 struct Proxy: Sendable {
   let upstream: URL
-  let cassette: URL?
-  let redaction: Redaction
-  let writer: CassetteWriter?
+  let recorder: (any ExchangeRecorder)?
 
   /// Header fields that belong to one connection, never forwarded (RFC 9110 §7.6.1), with `Host`
   /// (the upstream's is sent) and the length fields (recomputed).
@@ -123,25 +90,21 @@ struct Proxy: Sendable {
     } catch {
       response = .error(error)
     }
-    guard let writer else { return (response, nil) }
-    let recorded = Request(outgoing)
-    let entry: HAREntry
-    if let failure = response.error {
-      entry = HAREntry(
-        request: recorded, error: failure, startedAt: started, duration: Date().timeIntervalSince(started))
-    } else {
-      do {
-        entry = try HAREntry(
-          request: recorded, response: response, startedAt: started, duration: Date().timeIntervalSince(started))
-      } catch {
-        return (response, DoppelError.cassette("Could not record the proxied exchange for \(request): \(error)"))
-      }
-    }
-    do {
-      try writer.record([entry], redaction: redaction)
-    } catch {
-      return (response, error as? DoppelError ?? DoppelError.cassette("Could not write the cassette: \(error)"))
-    }
-    return (response, nil)
+    guard let recorder else { return (response, nil) }
+    let problem = recorder.record(
+      sent: Request(outgoing), answer: response, for: request, startedAt: started,
+      duration: Date().timeIntervalSince(started))
+    return (response, problem)
   }
+}
+
+/// What keeps the exchanges a proxying stub forwards (a cassette writer, in the recording layer).
+package protocol ExchangeRecorder: Sendable {
+  /// The file the exchanges are written to.
+  var file: URL { get }
+
+  /// Keeps one exchange: `sent` is the request as it went upstream (for `original`, the request
+  /// the stub matched), `answer` what came back (or the error). Returns a problem keeping it.
+  func record(sent: Request, answer: Response, for original: Request, startedAt: Date, duration: TimeInterval)
+    -> DoppelError?
 }

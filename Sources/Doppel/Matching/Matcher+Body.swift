@@ -7,7 +7,7 @@ extension Matcher {
       Condition(
         field: "body", expected: summarize(data), summary: "body \(summarize(data))",
         actual: { summarize($0.body) }, passes: { ($0.body ?? Data()) == data })
-    ).wired(String(data: data, encoding: .utf8).map(Wire.text))
+    ).spelled(String(data: data, encoding: .utf8).map(Spelling.text))
   }
 
   /// Requires the body to be exactly this text, encoded as UTF-8.
@@ -32,14 +32,14 @@ extension Matcher {
   /// backend.stub(.post("/orders") && .jsonBody(["sku": "A1", "quantity": 2]), .status(201))
   /// ```
   public static func jsonBody(_ json: JSONValue) -> Matcher {
-    jsonMatcher(json, subset: false).wired(.json(json))
+    jsonMatcher(json, subset: false).spelled(.json(json))
   }
 
   /// Requires the body to be JSON equal to `value` encoded with `encoder`.
   public static func jsonBody<T: Encodable>(_ value: T, encoder: JSONEncoder = JSONEncoder()) -> Matcher {
     do {
       let json = try JSONValue(encoding: value, encoder: encoder)
-      return jsonMatcher(json, subset: false).wired(.json(json))
+      return jsonMatcher(json, subset: false).spelled(.json(json))
     } catch {
       return Matcher(.invalid(DoppelError.invalidStub("Could not encode \(T.self) for .jsonBody in a stub: \(error).")))
     }
@@ -48,7 +48,7 @@ extension Matcher {
   /// Requires the body to be JSON that contains `json`: extra object keys are allowed at any depth
   /// (see ``JSONValue/contains(_:)``).
   public static func jsonBody(containing json: JSONValue) -> Matcher {
-    jsonMatcher(json, subset: true).wired(.jsonContaining(json))
+    jsonMatcher(json, subset: true).spelled(.jsonContaining(json))
   }
 
   /// Requires a form body (`application/x-www-form-urlencoded`) holding these fields, in any order,
@@ -74,7 +74,7 @@ extension Matcher {
           }
           return true
         })
-    ).wired(.form(fields))
+    ).spelled(.form(fields))
   }
 
   private static func jsonMatcher(_ json: JSONValue, subset: Bool) -> Matcher {

@@ -93,8 +93,8 @@ extension Matcher {
             })))
     }
     // The first part carries the whole pattern for the manifest; the others are said by it.
-    parts[0] = parts[0].wired(.graphQL(pattern))
-    for index in parts.indices.dropFirst() { parts[index] = parts[index].wired(.saidByPrevious) }
+    parts[0] = parts[0].spelled(.graphQL(pattern))
+    for index in parts.indices.dropFirst() { parts[index] = parts[index].spelled(.saidByPrevious) }
     return parts.count == 1 ? parts[0] : Matcher(.all(parts))
   }
 }
@@ -104,7 +104,7 @@ extension Matcher {
   var graphQLPatterns: [GraphQLPattern] {
     switch node {
     case .condition:
-      if case .graphQL(let pattern)? = wire { return [pattern] }
+      if case .graphQL(let pattern)? = spelling { return [pattern] }
       return []
     case .all(let matchers), .any(let matchers): return matchers.flatMap(\.graphQLPatterns)
     case .not: return []

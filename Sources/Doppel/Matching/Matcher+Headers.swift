@@ -8,7 +8,7 @@ extension Matcher {
       Condition(
         field: "header \(name)", expected: "\"\(value)\"", summary: "\(name): \(value)",
         actual: { headerValue($0, name) }, passes: { $0.headers.values(for: name).contains(value) })
-    ).wired(.header(name, value))
+    ).spelled(.header(name, value))
   }
 
   /// Requires a header field named `name` (case-insensitive), whatever its value.
@@ -17,7 +17,7 @@ extension Matcher {
       Condition(
         field: "header \(name)", expected: "present", summary: "has header \(name)",
         actual: { headerValue($0, name) }, passes: { $0.headers.contains(name) })
-    ).wired(.header(name, nil))
+    ).spelled(.header(name, nil))
   }
 
   /// Requires a header field named `name` whose value contains a match of a regular expression.
@@ -30,7 +30,7 @@ extension Matcher {
           field: "header \(name)", expected: "matching /\(regex)/", summary: "\(name): /\(regex)/",
           actual: { pattern.shown(headerValue($0, name), searching: $0.headers.values(for: name)) },
           passes: { $0.headers.values(for: name).contains(where: pattern.matches) })
-      ).wired(.headerRegex(name, regex))
+      ).spelled(.headerRegex(name, regex))
     }
   }
 

@@ -38,7 +38,7 @@ extension Matcher {
           if exactly { return actual == wanted }
           return wanted.allSatisfy { item, count in actual[item, default: 0] >= count }
         })
-    ).wired(.query(expected.map { ($0.name, $0.value) }, exactly: exactly))
+    ).spelled(.query(expected.map { ($0.name, $0.value) }, exactly: exactly))
   }
 
   static func describe(_ items: [QueryItem]) -> String {

@@ -7,7 +7,7 @@ extension Matcher {
       Condition(
         field: "method", expected: method.rawValue, summary: method.rawValue, part: .method,
         literal: .method(method), actual: { $0.method.rawValue })
-    ).wired(.method(method.rawValue))
+    ).spelled(.method(method.rawValue))
   }
 
   /// `GET` and ``url(_:)``.
@@ -69,7 +69,7 @@ extension Matcher {
       if let port = parsed.port { parts.append(.port(port)) }
       parts.append(.path(parsed.path))
       if let query = parsed.query, !query.isEmpty { parts.append(queryMatcher(query, exactly: false)) }
-      parts = parts.map { $0.wired(.url(string)) }
+      parts = parts.map { $0.spelled(.url(string)) }
       return parts.count == 1 ? parts[0] : Matcher(.all(parts))
     }
   }
@@ -107,7 +107,7 @@ extension Matcher {
       Condition(
         field: "host", expected: host, summary: host, part: .host, key: .host(host), literal: .host(host),
         actual: { $0.host })
-    ).wired(.host(host))
+    ).spelled(.host(host))
   }
 
   /// Matches the port, counting a URL without one as on its scheme's default (80, 443).
@@ -143,7 +143,7 @@ extension Matcher {
           Condition(
             field: "path", expected: "\"\(path)\"", summary: path, part: .path,
             actual: { "\"\($0.path)\"" }, test: { template.match($0.path) })
-        ).wired(Wire.path(path))
+        ).spelled(Spelling.path(path))
       }
     }
     // A request's path has its trailing slashes dropped, as `URL.path` does: so has the stub's, or
@@ -155,7 +155,7 @@ extension Matcher {
       Condition(
         field: "path", expected: "\"\(path)\"", summary: path, part: .path, key: .path(matched),
         literal: .path(matched), actual: { "\"\($0.path)\"" })
-    ).wired(Wire.path(path))
+    ).spelled(Spelling.path(path))
   }
 
   /// Matches the path against a glob: `*` within one segment, `**` across segments, `?` one
@@ -168,7 +168,7 @@ extension Matcher {
         Condition(
           field: "path", expected: "glob \"\(glob)\"", summary: glob, part: .path,
           actual: { pattern.shown("\"\($0.path)\"", searching: [$0.path]) }, passes: { pattern.matches($0.path) })
-      ).wired(.pathGlob(glob))
+      ).spelled(.pathGlob(glob))
     }
   }
 
@@ -191,7 +191,7 @@ extension Matcher {
         Condition(
           field: "path", expected: "matching /\(regex)/", summary: "/\(regex)/", part: .path,
           actual: { pattern.shown("\"\($0.path)\"", searching: [$0.path]) }, passes: { pattern.matches($0.path) })
-      ).wired(.pathRegex(regex))
+      ).spelled(.pathRegex(regex))
     }
   }
 

@@ -20,9 +20,9 @@ public struct Matcher: Sendable, CustomStringConvertible {
   }
 
   let node: Node
-  /// How the factory that made this matcher is written in a manifest's `request`, so that
-  /// ``DoppelRemote`` can send it to a stub server; `nil` for what a manifest cannot say.
-  var wire: Wire?
+  /// The factory call that made this matcher (see ``Spelling``); `nil` for a matcher whose test is
+  /// code.
+  var spelling: Spelling?
   /// What a stub derives from this matcher, worked out once for the matchers the method-and-URL
   /// factories cache (see ``Plan``); `nil` for the others, whose stubs work it out themselves.
   /// Whatever changes `node` makes a new matcher, without a plan.
@@ -279,7 +279,7 @@ extension Matcher {
     Matcher(
       Condition(
         field: "any", expected: "any request", summary: "any request", actual: { _ in "" }, passes: { _ in true })
-    ).wired(.any)
+    ).spelled(.any)
   }
 
   /// Matches when both match; captures from both are kept.

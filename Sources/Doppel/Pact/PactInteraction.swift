@@ -96,7 +96,7 @@ struct PactInteraction {
     }
     var requestRules = PactRules()
     var responseRules = PactRules()
-    let parts = stub.matcher.flattened.compactMap(\.wire)
+    let parts = stub.matcher.flattened.compactMap(\.spelling)
 
     // The request: method, path, query, the headers the stub looked at, the body.
     let components = URLComponents(string: entry.request.url)

@@ -152,7 +152,7 @@ extension Responder {
       return try response.manifestResponse()
     case .proxy(let proxy):
       var settings: [String: JSONValue] = ["to": .string(proxy.upstream.absoluteString)]
-      if let cassette = proxy.cassette { settings["record"] = .string(cassette.standardizedFileURL.path) }
+      if let cassette = proxy.recorder?.file { settings["record"] = .string(cassette.standardizedFileURL.path) }
       return ["proxy": .object(settings)]
     case .handler:
       throw DoppelError.invalidStub(

@@ -1,51 +1,6 @@
 import Foundation
 
 extension Matcher {
-  /// How a matcher made by one of the factories is written in a manifest's `request`, so that
-  /// ``DoppelRemote`` can send it to a running stub server. Factories a manifest cannot express
-  /// (a closure, a regular expression on a header or the whole URL, `||`, `!`) have none.
-  enum Wire: Sendable {
-    case any
-    case method(String)
-    /// A URL or a path, as written (`"https://api.example.com/breeds?page=2"`, `"/users/{id}"`).
-    case url(String)
-    case host(String)
-    case pathGlob(String)
-    case pathRegex(String)
-    case query([(String, String)], exactly: Bool)
-    /// A header's exact value, or `nil` for "present".
-    case header(String, String?)
-    /// A header matched by a regular expression: kept for what reads a matcher's parts (a Pact
-    /// contract's rules), though a manifest request cannot say it.
-    case headerRegex(String, String)
-    case json(JSONValue)
-    case jsonContaining(JSONValue)
-    case text(String)
-    case form([(String, String)])
-    /// A GraphQL operation (the manifest's `graphql` object).
-    case graphQL(GraphQLPattern)
-    /// A part of a matcher whose first part's wire says it all (a GraphQL matcher's variables).
-    case saidByPrevious
-
-    /// A path matcher as a manifest `url`: a path written alone is matched on any host. `nil` when
-    /// the path holds characters a URL would read otherwise (`?`, `#`, `%`, a space).
-    static func path(_ path: String) -> Wire? {
-      guard path.utf8.first == UInt8(ascii: "/"),
-        !path.utf8.contains(where: {
-          [UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: " ")].contains($0)
-        })
-      else { return nil }
-      return .url(path)
-    }
-  }
-
-  /// This matcher, written in a manifest as `wire`.
-  func wired(_ wire: Wire?) -> Matcher {
-    var copy = self
-    copy.wire = wire
-    return copy
-  }
-
   /// The matcher as a manifest's `request` object, as ``DoppelRemote`` sends it.
   ///
   /// - Throws: ``DoppelError`` naming the part a manifest cannot say (a closure matcher, `||`,
@@ -65,10 +20,10 @@ extension Matcher {
       object[key] = value
     }
     for part in flattened {
-      guard let wire = part.wire else {
+      guard let spelling = part.spelling else {
         throw Self.unsendable(part, in: self)
       }
-      switch wire {
+      switch spelling {
       case .any, .saidByPrevious: continue
       case .method(let method): try set("method", .string(method), part)
       case .url(let url): try set("url", .string(url), part)
