@@ -8,6 +8,8 @@ struct Options: Sendable {
   var memoryRequests = 200_000
   /// Timed runs of each side per configuration, interleaved.
   var rounds = 5
+  /// A smoke run (`--quick`): fewer requests, tests and parses everywhere.
+  var quick = false
   /// Stub counts to measure.
   var stubCounts = [1, 10_000]
   /// Requests kept outstanding in the concurrent mode.
@@ -16,10 +18,10 @@ struct Options: Sendable {
   var testCases = 2_000
   /// Test cases run one after another to check that memory stays flat.
   var memoryCheckTests = 100_000
-  /// Which doors to measure: all by default (`openapi` only with the OpenAPI trait).
+  /// Which doors to measure: all by default (`openapi` and `json` only with the OpenAPI trait).
   var doors: Set<String> = Options.allDoors
   #if OpenAPI
-    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "openapi"]
+    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "openapi", "json"]
   #else
     static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading"]
   #endif
@@ -37,7 +39,7 @@ struct Options: Sendable {
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N]
-                      [--only session|memory|delayed|test|testcost|loading|openapi] [--loading N]
+                      [--only session|memory|delayed|test|testcost|loading|openapi|json] [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
 
@@ -55,7 +57,9 @@ struct Options: Sendable {
                            delayed answers through URLSession at 64 in flight (delayed), or the
                            cost of a whole test (test, or testcost), or the time big manifests and cassettes
                            take to load (loading), or what OpenAPI validation of a request and its
-                           response costs (openapi; needs --traits OpenAPI)
+                           response costs (openapi; needs --traits OpenAPI), or the tape parser the
+                           OpenAPI checker reads bodies with against the positioned parser (json; the
+                           same trait)
       --loading N          stubs per generated manifest and entries per cassette (default 50000)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
                            outstanding (inflight); for --only test, inflight starts every test case
@@ -88,6 +92,7 @@ struct Options: Sendable {
       case "--memory-check-tests": options.memoryCheckTests = number(after: argument)
       case "--loading": options.loadingCount = number(after: argument)
       case "--quick":
+        options.quick = true
         options.sessionRequests = 500
         options.memoryRequests = 5_000
         options.testCases = 200
@@ -100,7 +105,7 @@ struct Options: Sendable {
       case "--only":
         // `testcost` is another name for `test`.
         guard let door = rest.popFirst().map({ $0 == "testcost" ? "test" : $0 }), allDoors.contains(door) else {
-          fail("--only takes \(allDoors.sorted().joined(separator: ", ")) (openapi needs --traits OpenAPI)")
+          fail("--only takes \(allDoors.sorted().joined(separator: ", ")) (openapi and json need --traits OpenAPI)")
         }
         options.doors = [door]
       case "--mode":

@@ -178,6 +178,10 @@ func runBenchmarks(_ options: Options) async -> Int {
     if options.doors.contains("openapi") {
       failures += await Validation.run(options: options)
     }
+    if options.doors.contains("json") {
+      print("")
+      failures += JSONReaders.run(options: options)
+    }
   #endif
   print("")
   if failures == 0 {

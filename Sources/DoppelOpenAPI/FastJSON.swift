@@ -7,7 +7,7 @@
   /// It gives up (returns `nil`) on anything else, and the caller then parses with the positioned
   /// parser, which says what is wrong and where. So a body gets exactly the value (or the error) the
   /// positioned parser would give, and the bodies every test sends cost one pass with no positions.
-  struct FastJSON {
+  package struct FastJSON {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
@@ -16,12 +16,12 @@
     private var keyHashes: [UInt64] = []
 
     /// The body as a ``JSONValue``.
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
       tape(bytes).map { $0.value(0) }
     }
 
     /// The body laid out for the checker (see ``JSONTape``).
-    static func tape(_ bytes: [UInt8]) -> JSONTape? {
+    package static func tape(_ bytes: [UInt8]) -> JSONTape? {
       let nodes = bytes.withUnsafeBufferPointer { buffer -> [JSONTape.Node]? in
         var parser = FastJSON(bytes: buffer)
         // A node per eight bytes is about what bodies of objects with short values need.

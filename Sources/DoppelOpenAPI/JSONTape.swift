@@ -11,7 +11,7 @@
   ///
   /// An object's node is followed by its members, each a key node (a string, with its hash) and
   /// the nodes of its value; an array's by the nodes of its items.
-  struct JSONTape: Sendable {
+  package struct JSONTape: Sendable {
     enum Kind: UInt8, Sendable {
       case null
       case bool
@@ -41,7 +41,7 @@
 
     /// The tape of `value`, for values that did not come from a body (parameters, examples, and
     /// the bodies the quick parser leaves to the positioned one).
-    init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
       append(value)
     }
 
@@ -140,7 +140,7 @@
 
     /// The value at `index` as a ``JSONValue``, for the rules that compare whole values and for
     /// messages.
-    func value(_ index: Int) -> JSONValue {
+    package func value(_ index: Int) -> JSONValue {
       let node = nodes[index]
       switch node.kind {
       case .null: return .null

@@ -83,27 +83,11 @@
 
     /// Starts the listener on 127.0.0.1 and a thread that serves it; returns its port.
     private static func startListener() -> UInt16? {
-      let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-      guard socketFD >= 0 else { return nil }
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = 0
-      address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-          bind(socketFD, socketAddress, length) == 0 && listen(socketFD, 64) == 0
-            && getsockname(socketFD, socketAddress, &length) == 0
-        }
-      }
-      guard bound else {
-        close(socketFD)
-        return nil
-      }
+      guard let (socketFD, port) = LoopbackSocket.make(listening: 64) else { return nil }
       let thread = Thread { serve(listener: socketFD) }
       thread.name = "Doppel network guard"
       thread.start()
-      return UInt16(bigEndian: address.sin_port)
+      return port
     }
 
     private static func serve(listener: Int32) {

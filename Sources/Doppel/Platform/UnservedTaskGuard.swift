@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Keeps the tasks a backend's session cannot hand to its `URLProtocol` from reaching the network
 /// on Apple platforms, where no `URLSession` subclass can route them (Apple's `URLSession`
 /// initializers are class factories a subclass cannot call) and a WebSocket task never consults
@@ -55,29 +47,8 @@ enum RefusingPort {
   static let port: UInt16? = reserve()
 
   private static func reserve() -> UInt16? {
-    // The socket type is an Int32 in Apple's C library and an enum in glibc's.
-    #if canImport(Darwin)
-      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard descriptor >= 0 else { return nil }
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-      }
-    }
-    guard bound else {
-      close(descriptor)
-      return nil
-    }
-    return UInt16(bigEndian: address.sin_port)
+    // Bound and never listened on, so connecting is refused.
+    LoopbackSocket.make(listening: nil)?.port
   }
 }
 
