@@ -37,14 +37,8 @@
     @Option(name: .shortAndLong, help: "The cassette to write (.har); what it holds when recording starts is replaced.")
     var out: String
 
-    @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
-    var port = 8080
-
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Flag(help: "Allow --host to be an address that is not loopback.")
-    var allowRemote = false
+    @OptionGroup
+    var listen: ListenOptions
 
     @Option(name: .customLong("redact-header"), help: "Also redact this header (repeatable).")
     var redactHeaders: [String] = []
@@ -81,9 +75,6 @@
     var trust: AdminTrustOptions
 
     func validate() throws {
-      guard (0...65_535).contains(port) else {
-        throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
-      }
       let url = try Serve.parseOrigin(upstream, option: "--upstream")
       guard url.path.isEmpty || url.path == "/", url.query == nil else {
         throw ValidationError(
@@ -112,12 +103,13 @@
       let backend = Backend(unmatched: .passthrough, issueReporter: .ignore)
       let recorder = Recorder(backend: backend, url: outURL, redaction: redaction)
       var configuration = StubServer.Configuration()
-      configuration.allowsNonLoopback = allowRemote
+      configuration.allowsNonLoopback = listen.allowRemote
       configuration.origin = .fixed(upstreamURL)
       if !quiet { configuration.onRequest = { Console.out(redaction.redact(line: $0.description)) } }
       configuration.admin.pathPrefix = admin ? "/__doppel/" : nil
       let generated = trust.apply(to: &configuration.admin)
-      let server = try await StubServer.start(serving: backend, host: host, port: port, configuration: configuration)
+      let server = try await StubServer.start(
+        serving: backend, host: listen.host, port: listen.port, configuration: configuration)
       try recorder.save()
       // The URL to send requests to comes first, alone, so a script reading the first line gets it
       // (not the upstream's).

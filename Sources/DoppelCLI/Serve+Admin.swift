@@ -9,7 +9,7 @@
     /// otherwise, and off with `--allow-remote` unless asked for, since anyone who reaches the
     /// server could then add stubs (and a stub can serve any file the server can read).
     var effectiveAdminPrefix: String? {
-      guard let adminPrefix else { return allowRemote ? nil : "/__doppel/" }
+      guard let adminPrefix else { return listen.allowRemote ? nil : "/__doppel/" }
       return adminPrefix == "off" ? nil : adminPrefix
     }
 
@@ -53,7 +53,7 @@
             "--admin-port \(adminPort) asks for the admin API, which is off; drop --admin-port, or pass --admin-prefix."
           )
         }
-        guard adminPort == 0 || adminPort != port else {
+        guard adminPort == 0 || adminPort != listen.port else {
           throw ValidationError("--admin-port \(adminPort) is --port too; give the admin API another port, or drop it.")
         }
       }

@@ -63,14 +63,8 @@
     )
     var scenario: String?
 
-    @Option(name: .shortAndLong, help: "The port to listen on; 0 lets the system choose.")
-    var port = 8080
-
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
-
-    @Flag(help: "Allow --host to be an address that is not loopback (anyone who can reach it can use the server).")
-    var allowRemote = false
+    @OptionGroup
+    var listen: ListenOptions
 
     @Option(help: "Match every request as sent to this origin, such as https://api.example.com.")
     var origin: String?
@@ -149,9 +143,6 @@
     var https: TLSOptions
 
     func validate() throws {
-      guard (0...65_535).contains(port) else {
-        throw ValidationError("--port \(port) is not a TCP port; use 0 to 65535.")
-      }
       guard (100...599).contains(unmatchedStatus) else {
         throw ValidationError("--unmatched-status \(unmatchedStatus) is not an HTTP status; use 100 to 599.")
       }
@@ -217,7 +208,7 @@
           Self.printViolations(of: backend)
         }
       #endif
-      configuration.allowsNonLoopback = allowRemote
+      configuration.allowsNonLoopback = listen.allowRemote
       configuration.unmatchedStatus = unmatchedStatus
       configuration.headerTimeout = try Self.timeout(headerTimeout, option: "--header-timeout")
       configuration.bodyTimeout = try Self.timeout(bodyTimeout, option: "--body-timeout")
@@ -233,7 +224,7 @@
         let authority = try https.apply(to: &configuration)
       #endif
       let server = try await StubServer.start(
-        serving: backend, host: host, port: port, configuration: configuration)
+        serving: backend, host: listen.host, port: listen.port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
       #if TLS
         if let authority { Console.out(TLSOptions.authorityLine(authority)) }

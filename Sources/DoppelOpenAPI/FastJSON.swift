@@ -54,8 +54,8 @@
     private mutating func value() -> Bool {
       guard let byte = peek else { return false }
       switch byte {
-      case UInt8(ascii: "{"): return object()
-      case UInt8(ascii: "["): return array()
+      case UInt8(ascii: "{"): return container(.object)
+      case UInt8(ascii: "["): return container(.array)
       case UInt8(ascii: "\""): return string(key: false)
       case UInt8(ascii: "t"): return literal("true", .bool, true)
       case UInt8(ascii: "f"): return literal("false", .bool, false)
@@ -64,16 +64,19 @@
       }
     }
 
-    private mutating func object() -> Bool {
+    /// An object or an array, from its opening bracket: its node, then its members' or items'.
+    private mutating func container(_ kind: JSONTape.Kind) -> Bool {
       depth += 1
       defer { depth -= 1 }
       guard depth <= 512 else { return false }
+      let isObject = kind == .object
+      let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
       index += 1
       let start = nodes.count
-      nodes.append(JSONTape.Node(kind: .object, flag: false, first: 0, second: 0, payload: 0))
+      nodes.append(JSONTape.Node(kind: kind, flag: false, first: 0, second: 0, payload: 0))
       var count = 0
       skipWhitespace()
-      if peek == UInt8(ascii: "}") {
+      if peek == close {
         index += 1
         nodes[start].first = nodes.count
         return true
@@ -81,21 +84,24 @@
       let firstHash = keyHashes.count
       while true {
         skipWhitespace()
-        guard peek == UInt8(ascii: "\""), string(key: true) else { return false }
-        keyHashes.append(nodes[nodes.count - 1].payload)
-        count += 1
-        skipWhitespace()
-        guard peek == UInt8(ascii: ":") else { return false }
-        index += 1
-        skipWhitespace()
+        if isObject {
+          guard peek == UInt8(ascii: "\""), string(key: true) else { return false }
+          keyHashes.append(nodes[nodes.count - 1].payload)
+          skipWhitespace()
+          guard peek == UInt8(ascii: ":") else { return false }
+          index += 1
+          skipWhitespace()
+        }
         guard value() else { return false }
+        count += 1
         skipWhitespace()
         switch peek {
         case UInt8(ascii: ","): index += 1
-        case UInt8(ascii: "}"):
+        case close:
           index += 1
           nodes[start].first = nodes.count
           nodes[start].second = count
+          guard isObject else { return true }
           // A key written twice is an error the positioned parser reports (as is, rarely, two
           // keys with the same hash: left to it too, which is always right).
           defer { keyHashes.removeLast(count) }
@@ -121,37 +127,6 @@
         var seen = Set<UInt64>(minimumCapacity: count)
         for hash in hashes where !seen.insert(hash).inserted { return true }
         return false
-      }
-    }
-
-    private mutating func array() -> Bool {
-      depth += 1
-      defer { depth -= 1 }
-      guard depth <= 512 else { return false }
-      index += 1
-      let start = nodes.count
-      nodes.append(JSONTape.Node(kind: .array, flag: false, first: 0, second: 0, payload: 0))
-      var count = 0
-      skipWhitespace()
-      if peek == UInt8(ascii: "]") {
-        index += 1
-        nodes[start].first = nodes.count
-        return true
-      }
-      while true {
-        skipWhitespace()
-        guard value() else { return false }
-        count += 1
-        skipWhitespace()
-        switch peek {
-        case UInt8(ascii: ","): index += 1
-        case UInt8(ascii: "]"):
-          index += 1
-          nodes[start].first = nodes.count
-          nodes[start].second = count
-          return true
-        default: return false
-        }
       }
     }
 

@@ -6,10 +6,8 @@ extension SecretWalker {
   /// Replaces `PASSWORD` in `scheme://user:PASSWORD@host`, wherever a URL is in the text.
   mutating func userInformation(_ string: String, _ place: Place) -> String {
     guard string.contains("://") else { return string }
-    let bytes = Array(string.utf8)
-    let marker = Array(Redaction.marker.utf8)
-    var output: [UInt8] = []
-    var copied = 0
+    var text = RedactedText(string)
+    let bytes = text.bytes
     var index = 0
     while index + 3 <= bytes.count {
       guard bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
@@ -27,36 +25,26 @@ extension SecretWalker {
         end += 1
       }
       if end < bytes.count, bytes[end] == UInt8(ascii: "@"), let colon, colon + 1 < end {
-        let password = bytes[(colon + 1)..<end]
-        if !password.elementsEqual(marker) {
-          output += bytes[copied...colon]
-          output += marker
-          copied = end
-          let raw = String(decoding: password, as: UTF8.self)
+        if !text.isMarker((colon + 1)..<end) {
+          text.redact((colon + 1)..<end)
+          let raw = String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)
           found(.urlPassword, place, secrets: [raw, raw.removingPercentEncoding ?? raw])
         }
       }
       index = end
     }
-    guard copied > 0 else { return string }
-    output += bytes[copied...]
-    return String(decoding: output, as: UTF8.self)
+    return text.text(else: string)
   }
 
   /// Replaces the `content` of `<meta name="…">` and the `value` of `<input name="…">` when the
   /// name is secret (``SecretRules/parameter(_:)``): `<meta name="csrf-token" content="…">`.
   mutating func markup(_ string: String, _ place: Place) -> String {
     guard string.utf8.contains(UInt8(ascii: "<")) else { return string }
-    let bytes = Array(string.utf8)
-    let marker = Array(Redaction.marker.utf8)
-    var output: [UInt8] = []
-    var copied = 0
+    var text = RedactedText(string)
+    let bytes = text.bytes
     var index = 0
-    while index < bytes.count {
-      guard bytes[index] == UInt8(ascii: "<") else {
-        index += 1
-        continue
-      }
+    while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+      index = open
       var cursor = index + 1
       while cursor < bytes.count, Self.isLetter(bytes[cursor]) { cursor += 1 }
       let tag = String(decoding: bytes[(index + 1)..<cursor], as: UTF8.self).lowercased()
@@ -69,19 +57,14 @@ extension SecretWalker {
       let key = tag == "meta" ? ["name", "property"] : ["name"]
       guard let nameRange = attributes.first(where: { key.contains($0.name) })?.value,
         let valueRange = attributes.first(where: { $0.name == (tag == "meta" ? "content" : "value") })?.value,
-        !valueRange.isEmpty, valueRange.lowerBound >= copied
+        !valueRange.isEmpty, valueRange.lowerBound >= text.copied
       else { continue }
       let name = String(decoding: bytes[nameRange], as: UTF8.self)
-      let value = bytes[valueRange]
-      guard rules.parameter(name), !value.elementsEqual(marker) else { continue }
-      output += bytes[copied..<valueRange.lowerBound]
-      output += marker
-      copied = valueRange.upperBound
-      found(.secretHTMLField(name), place, secrets: [String(decoding: value, as: UTF8.self)])
+      guard rules.parameter(name), !text.isMarker(valueRange) else { continue }
+      text.redact(valueRange)
+      found(.secretHTMLField(name), place, secrets: [String(decoding: bytes[valueRange], as: UTF8.self)])
     }
-    guard copied > 0 else { return string }
-    output += bytes[copied...]
-    return String(decoding: output, as: UTF8.self)
+    return text.text(else: string)
   }
 
   private static func isLetter(_ byte: UInt8) -> Bool {
@@ -135,16 +118,11 @@ extension SecretWalker {
   /// (``SecretRules/key(_:keyPath:)``), in text that is not JSON as a whole.
   mutating func quotedPairs(_ string: String, _ place: Place) -> String {
     guard string.utf8.contains(UInt8(ascii: "\"")), string.utf8.contains(UInt8(ascii: ":")) else { return string }
-    let bytes = Array(string.utf8)
-    let marker = Array(Redaction.marker.utf8)
-    var output: [UInt8] = []
-    var copied = 0
+    var text = RedactedText(string)
+    let bytes = text.bytes
     var index = 0
-    while index < bytes.count {
-      guard bytes[index] == UInt8(ascii: "\"") else {
-        index += 1
-        continue
-      }
+    while let quote = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
+      index = quote
       guard let nameEnd = Self.closingQuote(bytes, after: index) else { break }
       var cursor = nameEnd + 1
       while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 { cursor += 1 }
@@ -162,18 +140,14 @@ extension SecretWalker {
         continue
       }
       let name = String(decoding: bytes[(index + 1)..<nameEnd], as: UTF8.self)
-      let value = bytes[(cursor + 1)..<valueEnd]
-      if !value.isEmpty, !value.elementsEqual(marker), rules.key(name, keyPath: nil) {
-        output += bytes[copied...cursor]
-        output += marker
-        copied = valueEnd
-        found(.secretJSONField(name), place, secrets: [String(decoding: value, as: UTF8.self)])
+      let value = (cursor + 1)..<valueEnd
+      if !value.isEmpty, !text.isMarker(value), rules.key(name, keyPath: nil) {
+        text.redact(value)
+        found(.secretJSONField(name), place, secrets: [String(decoding: bytes[value], as: UTF8.self)])
       }
       index = valueEnd + 1
     }
-    guard copied > 0 else { return string }
-    output += bytes[copied...]
-    return String(decoding: output, as: UTF8.self)
+    return text.text(else: string)
   }
 
   /// The `"` that closes the string opened at `open`, skipping escaped characters; `nil` at a line
@@ -189,5 +163,34 @@ extension SecretWalker {
       }
     }
     return nil
+  }
+}
+
+/// Text being redacted in one pass: its bytes, and the redacted text built so far, so a scanner
+/// only says which ranges to replace with ``Redaction/marker``, in order.
+struct RedactedText {
+  let bytes: [UInt8]
+  private var output: [UInt8] = []
+  /// Where the part not yet copied to the output begins.
+  private(set) var copied = 0
+
+  static let marker = Array(Redaction.marker.utf8)
+
+  init(_ string: String) { bytes = Array(string.utf8) }
+
+  /// Whether `range` holds the marker already (redacted before).
+  func isMarker(_ range: Range<Int>) -> Bool { bytes[range].elementsEqual(Self.marker) }
+
+  /// Replaces `range` (at or after everything replaced before) with the marker.
+  mutating func redact(_ range: Range<Int>) {
+    output += bytes[copied..<range.lowerBound]
+    output += Self.marker
+    copied = range.upperBound
+  }
+
+  /// The text with its ranges replaced; `original` when none was.
+  func text(else original: String) -> String {
+    guard copied > 0 else { return original }
+    return String(decoding: output + bytes[copied...], as: UTF8.self)
   }
 }

@@ -228,20 +228,16 @@ struct SecretWalker {
   /// pair starts the text or follows `?`, `&` or white space.
   private mutating func pairs(_ string: String, _ place: Place) -> String {
     guard rules.names || !rules.parameters.isEmpty, string.utf8.contains(UInt8(ascii: "=")) else { return string }
-    let bytes = Array(string.utf8)
-    let marker = Array(Redaction.marker.utf8)
-    var output: [UInt8] = []
-    var copied = 0
+    var text = RedactedText(string)
+    let bytes = text.bytes
     var index = 0
     var atStart = true
     while index < bytes.count {
       if atStart, let (equals, end) = Self.pair(in: bytes, at: index) {
         let value = bytes[(equals + 1)..<end]
         let name = Self.decodedName(Substring(decoding: bytes[index..<equals], as: UTF8.self))
-        if !value.isEmpty, !value.elementsEqual(marker), rules.parameter(name) {
-          output += bytes[copied...equals]
-          output += marker
-          copied = end
+        if !value.isEmpty, !text.isMarker((equals + 1)..<end), rules.parameter(name) {
+          text.redact((equals + 1)..<end)
           let raw = String(decoding: value, as: UTF8.self)
           found(.secretParameter(name), place, secrets: [raw, Self.decodedName(Substring(raw))])
         }
@@ -253,9 +249,7 @@ struct SecretWalker {
       atStart = byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte <= 0x20
       index += 1
     }
-    guard copied > 0 else { return string }
-    output += bytes[copied...]
-    return String(decoding: output, as: UTF8.self)
+    return text.text(else: string)
   }
 
   /// The `=` and the end of a `name=value` pair starting at `start`.
@@ -343,16 +337,9 @@ struct EchoSet {
       found.append(match)
     }
     guard !found.isEmpty else { return nil }
-    let marker = Array(Redaction.marker.utf8)
-    var output: [UInt8] = []
-    var copied = 0
-    for match in found where match.start >= copied {
-      output += bytes[copied..<match.start]
-      output += marker
-      copied = match.end
-    }
-    output += bytes[copied...]
-    return String(decoding: output, as: UTF8.self)
+    var redacted = RedactedText(text)
+    for match in found where match.start >= redacted.copied { redacted.redact(match.start..<match.end) }
+    return redacted.text(else: text)
   }
 
   /// The trie of the values' bytes with failure links.
