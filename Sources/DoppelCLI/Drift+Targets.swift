@@ -111,11 +111,8 @@
     }
 
     private static func cassetteTargets(_ url: URL, shown: String) throws -> [Target] {
-      let data: Data
-      do {
-        data = try WholeFile.read(url)
-      } catch {
-        throw DoppelError("\(shown): could not read the cassette: \(error.localizedDescription).")
+      let data = try WholeFile.read(url) {
+        DoppelError("\(shown): could not read the cassette: \($0). Check the path.")
       }
       let cassette = try Cassette(data: data, file: shown)
       let lines = JSONLocation.entryLines(in: data)

@@ -15,16 +15,8 @@
     let main: File
 
     init(url: URL, name: String) throws(OpenAPIError) {
-      let data: Data
-      do {
-        data = try WholeFile.read(url)
-      } catch is WholeFile.NotRegular {
-        throw OpenAPIError(
-          file: name, line: 1, "the OpenAPI document could not be read: \(WholeFile.notRegularReason). Check the path.")
-      } catch {
-        throw OpenAPIError(
-          file: name, line: 1, "the OpenAPI document could not be read (\(error.localizedDescription)). Check the path."
-        )
+      let data = try WholeFile.read(url) {
+        OpenAPIError(file: name, line: 1, "the OpenAPI document could not be read: \($0). Check the path.")
       }
       main = File(url: url, name: name, root: try DocumentNode.parse(data, file: name))
       files[url.standardizedFileURL.path] = main
@@ -106,18 +98,10 @@
         )
       }
       if let loaded = files[url.path] { return loaded }
-      let data: Data
-      do {
-        data = try WholeFile.read(url)
-      } catch is WholeFile.NotRegular {
-        throw OpenAPIError(
+      let data = try WholeFile.read(url) {
+        OpenAPIError(
           file: file.name, line: line,
-          "the $ref names the file \(relative), which could not be read at \(url.path): \(WholeFile.notRegularReason). Name a regular file; the path is relative to \(file.url.lastPathComponent)."
-        )
-      } catch {
-        throw OpenAPIError(
-          file: file.name, line: line,
-          "the $ref names the file \(relative), which could not be read at \(url.path). Check the path; it is relative to \(file.url.lastPathComponent)."
+          "the $ref names the file \(relative), which could not be read at \(url.path): \($0). Name a regular file; the path is relative to \(file.url.lastPathComponent)."
         )
       }
       let loaded = File(

@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func aManifestThatIsADeviceIsRefused() {
-    #expect(throws: DoppelError("/dev/zero: could not read the manifest: \(Self.reason).")) {
+    #expect(throws: DoppelError("/dev/zero: could not read the manifest: \(Self.reason). Check the path.")) {
       try Manifest.load(contentsOf: Self.zero)
     }
   }

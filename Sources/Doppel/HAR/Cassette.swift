@@ -47,15 +47,8 @@ public struct Cassette: Sendable, Equatable {
   /// - Throws: ``DoppelError`` when the file cannot be read, is not HAR, or holds entries that
   ///   cannot be replayed; the message names the file and the JSON path of each fault.
   public static func load(from url: URL) throws -> Cassette {
-    let data: Data
-    do {
-      data = try WholeFile.read(url)
-    } catch is WholeFile.NotRegular {
-      throw DoppelError.cassette(
-        "Could not read the cassette \(url.relativePath): \(WholeFile.notRegularReason). Check the path.")
-    } catch {
-      let reason = FileManager.default.fileExists(atPath: url.path) ? "it could not be read" : "there is no such file"
-      throw DoppelError.cassette("Could not read the cassette \(url.relativePath): \(reason). Check the path.")
+    let data = try WholeFile.read(url) {
+      DoppelError.cassette("Could not read the cassette \(url.relativePath): \($0). Check the path.")
     }
     // Named as the caller wrote it: a relative file URL stays relative.
     return try Cassette(data: data, file: url.relativePath)

@@ -94,14 +94,8 @@ public enum CassetteLint {
   ///
   /// - Throws: ``DoppelError`` when the file cannot be read or is not JSON.
   public static func scan(fileAt url: URL, redaction: Redaction = .default) throws -> [Finding] {
-    let data: Data
-    do {
-      data = try WholeFile.read(url)
-    } catch is WholeFile.NotRegular {
-      throw DoppelError.cassette(
-        "Could not read the cassette \(url.path) to lint it: \(WholeFile.notRegularReason). Check the path.")
-    } catch {
-      throw DoppelError.cassette("Could not read the cassette \(url.path) to lint it. Check the path.")
+    let data = try WholeFile.read(url) {
+      DoppelError.cassette("Could not read the cassette \(url.path) to lint it: \($0). Check the path.")
     }
     return try scan(data, file: url.path, redaction: redaction)
   }

@@ -126,13 +126,8 @@ public struct Manifest: Sendable {
       file = url.appendingPathComponent(defaultFileName)
       guard FileManager.default.fileExists(atPath: file.path) else { return try Manifest(fixtureDirectory: url) }
     }
-    let data: Data
-    do {
-      data = try WholeFile.read(file)
-    } catch is WholeFile.NotRegular {
-      throw DoppelError.manifest("\(file.relativePath): could not read the manifest: \(WholeFile.notRegularReason).")
-    } catch {
-      throw DoppelError.manifest("\(file.relativePath): could not read the manifest: \(error.localizedDescription).")
+    let data = try WholeFile.read(file) {
+      DoppelError.manifest("\(file.relativePath): could not read the manifest: \($0). Check the path.")
     }
     return try Manifest(data: data, url: file)
   }

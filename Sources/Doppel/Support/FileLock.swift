@@ -85,4 +85,20 @@ package enum WholeFile {
     }
     return try Data(contentsOf: url)
   }
+
+  /// The file's bytes, or the error `failure` makes from why they could not be read, worded to
+  /// follow "could not read X: " in a message: ``notRegularReason``, "there is no such file", or
+  /// "it could not be read".
+  package static func read<Failure: Error>(_ url: URL, orThrow failure: (_ reason: String) -> Failure)
+    throws(Failure) -> Data
+  {
+    do {
+      return try read(url)
+    } catch is NotRegular {
+      throw failure(notRegularReason)
+    } catch {
+      let exists = url.isFileURL && FileManager.default.fileExists(atPath: url.path)
+      throw failure(exists || !url.isFileURL ? "it could not be read" : "there is no such file")
+    }
+  }
 }
