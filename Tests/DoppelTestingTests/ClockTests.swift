@@ -1,6 +1,6 @@
 import Testing
 
-@testable import DoppelTesting
+import DoppelTesting
 
 /// `.doppel(clock:)` and `makeBackend(clock:)`: time in tests, with the
 /// end-of-test verification kept.

@@ -3,7 +3,7 @@
   import TestHTTPServer
   import XCTest
 
-  @testable import DoppelTesting
+  import DoppelTesting
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
