@@ -55,9 +55,17 @@ func testCostMemory(_ workload: Workload, total: Int) async -> (afterFirst: Int,
   let test = testCostComparison(workload, options: Options()).doppel
   var failures = 0
   var afterFirst = 0
+  let numbersBefore = BackendRegistry.shared.highestNumber
   for index in 0..<total {
     if await !test.answer(index) { failures += 1 }
     if index + 1 == first { afterFirst = residentKilobytes() }
+  }
+  // Each test case makes a backend and a session, two routes (each a URLProtocol class): without
+  // reuse the numbers (and the classes) would grow by two per test case; with it, by a handful.
+  let numbersTaken = Int(BackendRegistry.shared.highestNumber &- numbersBefore)
+  if numbersTaken >= max(total / 10, 100) {
+    recordFailure("memory", "\(total) test cases took \(numbersTaken) route numbers: routes are not reused")
+    failures += 1
   }
   return (afterFirst, residentKilobytes(), failures)
 }
