@@ -1,15 +1,17 @@
+import Doppel
 import Foundation
 import TestHTTPServer
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 /// Process-wide interception inside an ordinary `swift test` process: sessions (including
 /// `URLSession.shared`) already exist and have been used, XCTest and Swift Testing tests share the
 /// process, and other tests run in parallel with their own backends. Every request stays on
 /// loopback; a `TestHTTPServer` shows which requests reached a real server.
 @Suite struct ProcessWideTests {
+  static let busy =
+    "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn."
+
   /// A loopback server that counts what reaches it.
   static func startServer() throws -> TestHTTPServer {
     try TestHTTPServer.start { _ in .text("from the server") }
@@ -105,17 +107,13 @@ import Testing
   @Test func onlyOneBackendInterceptsAtATime() async throws {
     try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
       let second = quietBackend()
-      #expect(throws: DoppelError(ProcessWide.busyMessage)) { try second.interceptProcessWide() }
+      #expect(throws: DoppelError(Self.busy)) { try second.interceptProcessWide() }
       #expect(!second.isInterceptingProcessWide)
       second.stopInterceptingProcessWide()  // not the one intercepting: does nothing
       #expect(backend.isInterceptingProcessWide)
       try backend.interceptProcessWide()  // again: nothing changes
       #expect(backend.isInterceptingProcessWide)
     }
-    #expect(
-      ProcessWide.busyMessage
-        == "Another Backend already intercepts process-wide. Call stopInterceptingProcessWide() on it first, or use Backend.withProcessWideBackend { … }, which waits its turn."
-    )
   }
 
   #if canImport(FoundationNetworking)
