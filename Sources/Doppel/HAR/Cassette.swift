@@ -11,7 +11,7 @@ import Foundation
 /// Proxyman. Fields Doppel does not use are kept, so loading and saving a file loses nothing.
 public struct Cassette: Sendable, Equatable {
   /// The HAR document.
-  public var har: HARFile
+  package var har: HARFile
 
   /// Creates a cassette holding `entries`.
   public init(entries: [HAREntry] = []) {
@@ -19,7 +19,7 @@ public struct Cassette: Sendable, Equatable {
   }
 
   /// Creates a cassette from a HAR document.
-  public init(har: HARFile) { self.har = har }
+  package init(har: HARFile) { self.har = har }
 
   /// The recorded exchanges, in order.
   public var entries: [HAREntry] {
@@ -32,9 +32,10 @@ public struct Cassette: Sendable, Equatable {
   /// - Parameters:
   ///   - data: the HAR JSON.
   ///   - file: the name errors use, usually the file's path.
-  /// - Throws: ``DoppelError`` naming `file`, the line and column and the JSON path of the fault
-  ///   (such as `log.entries[3].response.content.encoding`), as ``HARFile/init(data:file:)`` does;
-  ///   when entries cannot be replayed (an unknown body encoding, invalid base64, a relative URL, a
+  /// - Throws: ``DoppelError`` naming `file`, the line and column, the JSON path of the fault
+  ///   (such as `log.entries[3].response.content.encoding`) and how to fix it, for bytes that are
+  ///   not UTF-8, JSON that is not strict (RFC 8259: no trailing commas, no comments), a missing
+  ///   field, a value of the wrong type or a number out of range; when entries cannot be replayed (an unknown body encoding, invalid base64, a relative URL, a
   ///   method that is not an HTTP token, a status that is not HTTP), one line for each, in order.
   public init(data: Data, file: String = "cassette") throws {
     let reading = try HARReading(data: data, file: file)

@@ -6,14 +6,14 @@ import Foundation
 /// Each HAR object keeps the fields Doppel does not use in `extra`, so reading a file and writing
 /// it back loses nothing. Writing is stable: keys sorted, pretty printed, entries and headers in
 /// their recorded order, so cassettes diff well in code review.
-public struct HARFile: Sendable, Equatable {
+package struct HARFile: Sendable, Equatable {
   /// The log, the document's only required field.
-  public var log: HARLog
+  package var log: HARLog
   /// Fields of the top-level object other than `log`.
-  public var extra: [String: JSONValue]
+  package var extra: [String: JSONValue]
 
   /// Creates a document.
-  public init(log: HARLog = HARLog(), extra: [String: JSONValue] = [:]) {
+  package init(log: HARLog = HARLog(), extra: [String: JSONValue] = [:]) {
     self.log = log
     self.extra = extra
   }
@@ -27,13 +27,13 @@ public struct HARFile: Sendable, Equatable {
   ///   (such as `log.entries[3].response.status`), and how to fix it: for bytes that are not UTF-8,
   ///   JSON that is not strict (RFC 8259: no trailing commas, no comments), a missing field, a value
   ///   of the wrong type, or a number out of range.
-  public init(data: Data, file: String = "HAR") throws {
+  package init(data: Data, file: String = "HAR") throws {
     self = try HARReading(data: data, file: file).har
   }
 
   /// The document as stable JSON: pretty printed, keys sorted, slashes unescaped, and a final
   /// newline.
-  public func encoded() throws -> Data {
+  package func encoded() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     var data = try encoder.encode(self)
@@ -43,18 +43,18 @@ public struct HARFile: Sendable, Equatable {
 }
 
 /// The `log` object of a HAR document.
-public struct HARLog: Sendable, Equatable {
+package struct HARLog: Sendable, Equatable {
   /// The format version, `"1.2"`.
-  public var version: String
+  package var version: String
   /// The tool that wrote the log.
-  public var creator: HARCreator
+  package var creator: HARCreator
   /// The exchanges, in the order they happened.
-  public var entries: [HAREntry]
+  package var entries: [HAREntry]
   /// Other fields (`browser`, `pages`, `comment`, and any a tool added).
-  public var extra: [String: JSONValue]
+  package var extra: [String: JSONValue]
 
   /// Creates a log.
-  public init(
+  package init(
     version: String = "1.2", creator: HARCreator = .doppel, entries: [HAREntry] = [],
     extra: [String: JSONValue] = [:]
   ) {
@@ -66,23 +66,23 @@ public struct HARLog: Sendable, Equatable {
 }
 
 /// The tool that wrote a HAR log.
-public struct HARCreator: Sendable, Equatable {
+package struct HARCreator: Sendable, Equatable {
   /// The tool's name.
-  public var name: String
+  package var name: String
   /// The tool's version.
-  public var version: String
+  package var version: String
   /// Other fields (`comment`, and any a tool added).
-  public var extra: [String: JSONValue]
+  package var extra: [String: JSONValue]
 
   /// Creates a creator.
-  public init(name: String, version: String, extra: [String: JSONValue] = [:]) {
+  package init(name: String, version: String, extra: [String: JSONValue] = [:]) {
     self.name = name
     self.version = version
     self.extra = extra
   }
 
   /// Doppel, as the creator of the cassettes it records.
-  public static let doppel = HARCreator(name: "Doppel", version: "1")
+  package static let doppel = HARCreator(name: "Doppel", version: "1")
 }
 
 // MARK: - Coding
@@ -91,14 +91,14 @@ extension HARFile: Codable {
   private static let known: Set<String> = ["log"]
 
   /// Decodes the document, keeping unknown fields.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: HARKey.self)
     log = try container.required("log")
     extra = try container.extra(excluding: Self.known)
   }
 
   /// Encodes the document with its unknown fields.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: HARKey.self)
     try container.encode(log, for: "log")
     try container.encode(extra: extra, known: Self.known)
@@ -109,7 +109,7 @@ extension HARLog: Codable {
   private static let known: Set<String> = ["version", "creator", "entries"]
 
   /// Decodes the log, keeping unknown fields. Only `entries` is required.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: HARKey.self)
     version = try container.optional("version") ?? "1.2"
     creator = try container.optional("creator") ?? HARCreator(name: "unknown", version: "")
@@ -118,7 +118,7 @@ extension HARLog: Codable {
   }
 
   /// Encodes the log with its unknown fields.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: HARKey.self)
     try container.encode(version, for: "version")
     try container.encode(creator, for: "creator")
@@ -131,7 +131,7 @@ extension HARCreator: Codable {
   private static let known: Set<String> = ["name", "version"]
 
   /// Decodes the creator, keeping unknown fields.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: HARKey.self)
     name = try container.optional("name") ?? ""
     version = try container.optional("version") ?? ""
@@ -139,7 +139,7 @@ extension HARCreator: Codable {
   }
 
   /// Encodes the creator with its unknown fields.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: HARKey.self)
     try container.encode(name, for: "name")
     try container.encode(version, for: "version")
