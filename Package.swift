@@ -133,6 +133,7 @@ let package = Package(
       dependencies: [
         "DoppelServer",
         "DoppelOpenAPI",
+        "DoppelGraphQL",
         .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
       ]
     ),
