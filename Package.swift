@@ -13,6 +13,9 @@ let openAPI: TargetDependencyCondition? = .when(traits: ["OpenAPI"])
 // HTTPS for the stub server (`doppel serve --tls`): SwiftNIO SSL (BoringSSL), swift-certificates
 // and swift-crypto, only with the `TLS` trait, so that nobody else builds BoringSSL.
 let tls: TargetDependencyCondition? = .when(traits: ["TLS"])
+// GraphQL schemas (DoppelGraphQL): GraphQLSwift's GraphQL (and its swift-collections), only with
+// the `GraphQL` trait.
+let graphQL: TargetDependencyCondition? = .when(traits: ["GraphQL"])
 
 let package = Package(
   name: "Doppel",
@@ -23,6 +26,7 @@ let package = Package(
     .library(name: "DoppelServer", targets: ["DoppelServer"]),
     .executable(name: "doppel-cli", targets: ["DoppelCLI"]),
     .library(name: "DoppelOpenAPI", targets: ["DoppelOpenAPI"]),
+    .library(name: "DoppelGraphQL", targets: ["DoppelGraphQL"]),
   ],
   traits: [
     .trait(
@@ -40,6 +44,11 @@ let package = Package(
         "HTTPS for the stub server (doppel serve --tls, doppel trust) with a local certificate authority; turns on Server and adds SwiftNIO SSL, swift-certificates and swift-crypto.",
       enabledTraits: ["Server"]
     ),
+    .trait(
+      name: "GraphQL",
+      description:
+        "Stubs served from a GraphQL schema with mock data, validation of operations and answers against it (DoppelGraphQL); adds GraphQLSwift's GraphQL and swift-collections."
+    ),
     .default(enabledTraits: []),
   ],
   dependencies: [
@@ -55,6 +64,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    // Resolved only when the GraphQL trait is on.
+    .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
   ],
   targets: [
     // The core: engine, URLSession front door. Depends on Foundation only.
@@ -122,6 +133,7 @@ let package = Package(
       dependencies: [
         "DoppelServer",
         "DoppelOpenAPI",
+        "DoppelGraphQL",
         .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
       ]
     ),
@@ -133,7 +145,7 @@ let package = Package(
     // test` compiles it, but no test binary links it, so the tests the snippets declare never run.
     .target(
       name: "DocumentationSnippets",
-      dependencies: ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI"],
+      dependencies: ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI", "DoppelGraphQL"],
       path: "Tests/DocumentationSnippets",
       resources: [.copy("Fixtures")]
     ),
@@ -157,11 +169,23 @@ let package = Package(
     .testTarget(
       name: "DoppelOpenAPITests",
       dependencies: [
-        "DoppelOpenAPI", "DoppelTesting", "CatFancyKit", "DoppelServer",
+        "DoppelOpenAPI", "DoppelTesting", "CatFancyKit", "DoppelServer", "TestSupport",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
         .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
       ],
       exclude: ["Generated/README.md", "Generated/openapi.yaml", "Generated/openapi-generator-config.yaml"],
+      resources: [.copy("Resources")]
+    ),
+
+    // Stubs served from a GraphQL schema, and validation of operations and answers against it.
+    // Without the GraphQL trait it compiles to a module that only says how to turn the trait on.
+    .target(
+      name: "DoppelGraphQL",
+      dependencies: ["Doppel", .product(name: "GraphQL", package: "GraphQL", condition: graphQL)]
+    ),
+    .testTarget(
+      name: "DoppelGraphQLTests",
+      dependencies: ["DoppelGraphQL", "DoppelTesting", "TestSupport"],
       resources: [.copy("Resources")]
     ),
 

@@ -39,6 +39,11 @@
         answer is checked against the documents, and each violation is printed
         as a line starting with "OpenAPI:" (the answer is not changed).
 
+        A GraphQL schema (.graphql or .graphqls SDL, or an introspection result
+        in .json; needs the GraphQL trait) answers POST /graphql and
+        GET /graphql?query=… on any host with made-up data, the same for the
+        same request, and only requests no other input's stubs take.
+
         The admin API (under /__doppel/) answers only requests a web page cannot
         send: a loopback Host (or one given with --allow-host), no foreign Origin,
         JSON bodies, and the token when --admin-token is given. Stubs added through
@@ -53,7 +58,7 @@
 
     @Argument(
       help: ArgumentHelp(
-        "doppel.json, a directory holding one, a fixture directory (<host>/<path> files), .har cassettes, or OpenAPI documents (.yaml, .yml, or .json with an openapi key). Later inputs take precedence; a document answers only what the others do not. Default: ./doppel.json.",
+        "doppel.json, a directory holding one, a fixture directory (<host>/<path> files), .har cassettes, OpenAPI documents (.yaml, .yml, or .json with an openapi key), or GraphQL schemas (.graphql, .graphqls, or .json with __schema). Later inputs take precedence; a document or schema answers only what the others do not. Default: ./doppel.json.",
         valueName: "input"))
     var inputs: [String] = []
 

@@ -15,13 +15,17 @@
       case "yaml", "yml":
         return true
       case "json":
-        guard let data = try? WholeFile.read(url),
-          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return false }
+        guard let object = jsonObject(at: url) else { return false }
         return object["openapi"] != nil || object["swagger"] != nil
       default:
         return false
       }
+    }
+
+    /// The top-level object of the JSON file at `url`; `nil` when it holds none.
+    static func jsonObject(at url: URL) -> [String: Any]? {
+      guard let data = try? WholeFile.read(url) else { return nil }
+      return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 
     /// The OpenAPI documents among the inputs.

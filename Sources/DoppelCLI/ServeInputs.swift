@@ -2,9 +2,9 @@
   import Doppel
   import Foundation
 
-  /// What `doppel serve` serves: manifests, fixture directories, cassettes and OpenAPI documents,
-  /// loaded into one backend (later inputs take precedence, and a document answers only what no
-  /// other input does), and how to tell when they change.
+  /// What `doppel serve` serves: manifests, fixture directories, cassettes, OpenAPI documents and
+  /// GraphQL schemas, loaded into one backend (later inputs take precedence, and a document or a
+  /// schema answers only what no other input does), and how to tell when they change.
   struct ServeInputs {
     /// The paths as given; the current directory when none were.
     let paths: [String]
@@ -36,12 +36,16 @@
       var manifests: [(path: String, manifest: Manifest)] = []
       var cassettes: [(path: String, cassette: Cassette)] = []
       var documents = OpenAPIInputs()
+      var schemas = GraphQLInputs()
       var order: [Either] = []
       for path in paths {
         let url = URL(fileURLWithPath: path)
         if url.pathExtension.lowercased() == "har" {
           cassettes.append((path, try Cassette.load(from: url)))
           order.append(.cassette(cassettes.count - 1))
+        } else if Self.isGraphQLSchema(url) {
+          // Like a document, it answers only what no other input does.
+          try schemas.load(path)
         } else if Self.isOpenAPIDocument(url) {
           // Its stubs answer only what no other input's do, so it takes no place in the order.
           try documents.load(path)
@@ -99,6 +103,7 @@
         }
       }
       try documents.addStubs(to: backend, scenario: scenario)
+      schemas.addStubs(to: backend)
       var parts: [String] = []
       for input in order {
         switch input {
@@ -116,6 +121,7 @@
         }
       }
       parts += documents.summaries(scenario: scenario)
+      parts += schemas.summaries
       let count = backend.stubs.count
       var names: [String] = []
       for name in manifests.flatMap(\.manifest.scenarioNames) + documents.exampleNames where !names.contains(name) {

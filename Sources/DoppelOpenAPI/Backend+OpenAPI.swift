@@ -86,31 +86,20 @@
 
     /// ``validate(against:)-(URL)`` for a document read already.
     public func validate(against document: OpenAPIDocument) {
-      addExchangeObserver { [weak self] exchange in
-        guard let self else { return }
-        let found = document.violations(
-          in: exchange.request, status: exchange.status, headers: exchange.headers, body: exchange.body)
-        guard !found.isEmpty else { return }
-        let reporter = issueReporter
-        for violation in found {
-          reporter.report(DoppelIssue("OpenAPI: \(violation)", location: exchange.stub?.location))
-        }
+      addExchangeCheck("OpenAPI") { exchange in
+        document.violations(
+          in: exchange.request, status: exchange.status, headers: exchange.headers, body: exchange.body
+        ).map(\.description)
       }
     }
   }
 
   extension OpenAPIDocument {
-    private static let cache = Locked([String: (stamp: String, document: OpenAPIDocument)]())
+    private static let cache = FileCache<OpenAPIDocument>()
 
     /// The document at `url`, read once per process while the file is unchanged.
     static func shared(_ url: URL) throws(OpenAPIError) -> OpenAPIDocument {
-      let path = url.standardizedFileURL.path
-      let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-      let stamp = "\(attributes?[.modificationDate] ?? "")-\(attributes?[.size] ?? "")"
-      if let cached = cache.withLock({ $0[path] }), cached.stamp == stamp { return cached.document }
-      let document = try OpenAPIDocument(contentsOf: url)
-      cache.withLock { $0[path] = (stamp, document) }
-      return document
+      try cache.value(for: url) { url throws(OpenAPIError) in try OpenAPIDocument(contentsOf: url) }
     }
   }
 #endif

@@ -48,6 +48,12 @@ let testsFolder = URL(fileURLWithPath: "/tmp/App/Tests/AppTests")
 /// The app's OpenAPI document.
 let apiURL = URL(fileURLWithPath: "/tmp/App/api.yaml")
 
+/// The app's GraphQL schema.
+let schemaURL = URL(fileURLWithPath: "/tmp/App/schema.graphql")
+
+/// A GraphQL request, as the app sends it.
+let graphQLRequest = URLRequest(url: URL(string: "https://api.example.com/graphql")!)
+
 /// The manifest an earlier snippet loaded.
 var manifest: Manifest {
   get throws { try CatFancyBackend.manifest() }

@@ -109,6 +109,9 @@ import Testing
     #expect(tls.first?.tls == true && tls.first?.server == true)
     let source = DocSnippets.source(for: tls, of: "README.md")
     #expect(source.contains("#if TLS\n#if Server\nfunc snippet_README_L2() async throws {"))
+    let graphQL = try DocSnippets.swiftBlocks(
+      in: "<!-- snippet: graphql -->\n```swift\nlet x = 1\n```\n", document: "README.md")
+    #expect(DocSnippets.source(for: graphQL, of: "README.md").contains("#if GraphQL\nfunc snippet_README_L2()"))
 
     #expect {
       try DocSnippets.swiftBlocks(in: "<!-- snippet: skip -->\n```swift\nx\n```\n", document: "README.md")
@@ -119,7 +122,7 @@ import Testing
       try DocSnippets.swiftBlocks(in: "<!-- snippet: ignore -->\n```swift\nx\n```\n", document: "README.md")
     } throws: { error in
       "\(error)"
-        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server --> and <!-- snippet: tls -->"#
+        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server -->, <!-- snippet: tls --> and <!-- snippet: graphql -->"#
     }
   }
 }

@@ -2,6 +2,7 @@
   import Doppel
   import DoppelOpenAPI
   import Foundation
+  import TestSupport
 
   /// The test documents, from the test target's resources.
   enum Documents {
@@ -37,25 +38,8 @@
 
     /// A file with `text` in a new temporary folder, for documents that are wrong on purpose.
     static func temporary(_ name: String, _ text: String) throws -> URL {
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-openapi-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let url = folder.appendingPathComponent(name)
-      try Data(text.utf8).write(to: url)
-      return url
+      try temporaryFile(name, text, prefix: "doppel-openapi")
     }
-  }
-
-  /// A backend whose issues are collected instead of printed.
-  final class Collected: Sendable {
-    let issues = Locked([DoppelIssue]())
-    let backend: Backend
-
-    init() {
-      let issues = issues
-      backend = Backend(issueReporter: IssueReporter { issue in issues.withLock { $0.append(issue) } })
-    }
-
-    var messages: [String] { issues.withLock { $0.map(\.message) } }
   }
 
   extension URL {

@@ -2,6 +2,7 @@
   import Doppel
   import DoppelOpenAPI
   import Foundation
+  import TestSupport
   import HTTPTypes
   import OpenAPIRuntime
   import Testing

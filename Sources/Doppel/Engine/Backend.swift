@@ -261,6 +261,21 @@ public final class Backend: Sendable {
     }
   }
 
+  /// Adds an observer that reports, as issues located at the stub that answered, what `check`
+  /// finds wrong with each exchange: `"<label>: <finding>"` (used by DoppelOpenAPI and
+  /// DoppelGraphQL).
+  package func addExchangeCheck(_ label: String, _ check: @escaping @Sendable (Exchange) -> [String]) {
+    addExchangeObserver { [weak self] exchange in
+      guard let self else { return }
+      let found = check(exchange)
+      guard !found.isEmpty else { return }
+      let reporter = issueReporter
+      for finding in found {
+        reporter.report(DoppelIssue("\(label): \(finding)", location: exchange.stub?.location))
+      }
+    }
+  }
+
   // MARK: Journal
 
   /// Every request this backend saw, in order, with what answered it (the newest

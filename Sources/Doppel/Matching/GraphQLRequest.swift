@@ -4,23 +4,26 @@ import Foundation
 /// (`{"query": …, "operationName": …, "variables": …, "extensions": …}`, usually a `POST`), query
 /// items (`?query=…&operationName=…&variables=<JSON>`, a `GET`), or an `application/graphql` body
 /// holding the document itself.
-struct GraphQLRequest: Sendable, Equatable {
+package struct GraphQLRequest: Sendable, Equatable {
   /// `operationName` when sent, otherwise the name of the first operation in the document.
-  var operation: String?
+  package var operation: String?
   /// The variables; `nil` when none were sent.
-  var variables: JSONValue?
+  package var variables: JSONValue?
   /// `extensions.persistedQuery.sha256Hash`, for a persisted (or automatic persisted) query.
-  var persistedQueryHash: String?
+  package var persistedQueryHash: String?
+  /// The document (`query`), when one was sent.
+  package var document: String?
 
   /// The operation `request` carries, or `nil` when it carries none (neither a document, an
   /// operation name nor a persisted query hash).
-  init?(_ request: Request) {
+  package init?(_ request: Request) {
     if let body = request.body, !body.isEmpty {
       if let json = try? JSONValue(parsing: body), case .object(let fields) = json {
         self.init(fields: fields)
         if Self.carriesOperation(fields) { return }
       } else if Self.isGraphQLDocument(request), let text = String(data: body, encoding: .utf8) {
         self.init(operation: Self.operationName(inDocument: text), variables: nil, persistedQueryHash: nil)
+        document = text
         return
       }
     }
@@ -45,7 +48,7 @@ struct GraphQLRequest: Sendable, Equatable {
   /// GraphQL-over-HTTP spec sends them): `+` is a space, then percent-escapes are decoded, so
   /// `%2B` is a plus sign. An item without `=` has no value; an item whose escapes are malformed
   /// keeps them as sent.
-  static func formQueryItems(_ request: Request) -> [(name: String, value: String?)] {
+  package static func formQueryItems(_ request: Request) -> [(name: String, value: String?)] {
     guard let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
       return []
     }
@@ -89,6 +92,7 @@ struct GraphQLRequest: Sendable, Equatable {
       hash = sha
     }
     self.init(operation: operation, variables: variables, persistedQueryHash: hash)
+    if case .string(let text)? = fields["query"] { document = text }
   }
 
   private static func isGraphQLDocument(_ request: Request) -> Bool {

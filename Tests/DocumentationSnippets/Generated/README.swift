@@ -4,6 +4,7 @@
 
 import CatFancyKit
 import Doppel
+import DoppelGraphQL
 import DoppelTesting
 import Foundation
 import Testing
@@ -101,3 +102,16 @@ func snippet_README_L382() async throws {
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = remote
 }
+
+// README.md:417
+#if GraphQL
+func snippet_README_L417() async throws {
+  var mocks = GraphQLMocks(seed: 1)
+  mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
+  let backend = Backend()
+  try backend.addStub(fromGraphQLSchema: schemaURL, at: .url("https://api.example.com/graphql"), mocks: mocks)
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = mocks
+  _ = backend
+}
+#endif

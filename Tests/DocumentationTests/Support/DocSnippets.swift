@@ -22,7 +22,9 @@ import Foundation
 /// - `<!-- snippet: server -->`: compiled only with the Server trait (`#if Server`), as is every
 ///   block of the DoppelServer catalog;
 /// - `<!-- snippet: tls -->`: compiled only with the TLS trait (`#if TLS`), for HTTPS. Every block of the DoppelOpenAPI catalog is compiled only
-///   with the OpenAPI trait (`#if OpenAPI`).
+///   with the OpenAPI trait (`#if OpenAPI`);
+/// - `<!-- snippet: graphql -->`: compiled only with the GraphQL trait (`#if GraphQL`), as is every
+///   block of the DoppelGraphQL catalog.
 enum DocSnippets {
   /// A generated file: its path from the package root, and its contents.
   struct File: Equatable {
@@ -97,6 +99,7 @@ enum DocSnippets {
     var lines: [String]
     var server: Bool
     var openAPI = false
+    var graphQL = false
     var tls = false
     var skipReason: String?
   }
@@ -124,6 +127,7 @@ enum DocSnippets {
       if info == "swift" {
         var block = Block(line: index + 1, lines: body, server: serverDocument, skipReason: nil)
         block.openAPI = document.hasPrefix("Sources/DoppelOpenAPI/")
+        block.graphQL = document.hasPrefix("Sources/DoppelGraphQL/")
         if let marker = previousNonBlankLine(lines, before: index), marker.hasPrefix("<!-- snippet:") {
           try apply(marker, to: &block, at: "\(document):\(index + 1)")
         }
@@ -151,6 +155,8 @@ enum DocSnippets {
     let content = marker.dropFirst("<!-- snippet:".count).dropLast(3).trimmingCharacters(in: .whitespaces)
     if content == "server" {
       block.server = true
+    } else if content == "graphql" {
+      block.graphQL = true
     } else if content == "tls" {
       block.server = true
       block.tls = true
@@ -164,7 +170,7 @@ enum DocSnippets {
     } else {
       throw Problem(
         description:
-          "\(location): unknown snippet marker \"\(content)\"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server --> and <!-- snippet: tls -->"
+          "\(location): unknown snippet marker \"\(content)\"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server -->, <!-- snippet: tls --> and <!-- snippet: graphql -->"
       )
     }
   }
@@ -193,6 +199,7 @@ enum DocSnippets {
     var imports: Set<String> = ["CatFancyKit", "Doppel", "DoppelTesting", "Foundation", "Testing", "XCTest"]
     if blocks.contains(where: { $0.server && $0.skipReason == nil }) { imports.insert("DoppelServer") }
     if blocks.contains(where: { $0.openAPI && $0.skipReason == nil }) { imports.insert("DoppelOpenAPI") }
+    if blocks.contains(where: { $0.graphQL && $0.skipReason == nil }) { imports.insert("DoppelGraphQL") }
     var bodies: [String] = []
     for block in blocks {
       let location = "\(document):\(block.line)"
@@ -235,6 +242,9 @@ enum DocSnippets {
       }
       if block.openAPI {
         body = ["#if OpenAPI"] + body + ["#endif"]
+      }
+      if block.graphQL {
+        body = ["#if GraphQL"] + body + ["#endif"]
       }
       if block.tls {
         body = ["#if TLS"] + body + ["#endif"]

@@ -1,0 +1,148 @@
+#if GraphQL
+  import Doppel
+  import Foundation
+  import GraphQL
+
+  /// A GraphQL schema read from SDL (`schema.graphql`) or from the JSON answer of an introspection
+  /// query, ready to serve mock data and to check operations and answers against.
+  ///
+  /// ```swift
+  /// let schema = try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: "schema.graphql"))
+  /// ```
+  ///
+  /// Reading one is the slow part; make it once and pass it to as many backends as you like.
+  public final class GraphQLSchemaDocument: Sendable {
+    /// The name messages show: the file's name, or the name given with the SDL text.
+    public let name: String
+    /// The SDL the schema was built from (written from the JSON for an introspection result).
+    public let sdl: String
+    /// Whether the file held an introspection result (its SDL lines are then not the file's).
+    public let isIntrospection: Bool
+    let schema: GraphQLSchema
+    /// The SDL line of each type (`User`) and field (`User.name`).
+    let lines: [String: Int]
+
+    /// Reads the schema at `url`: SDL, or an introspection result (`{"data": {"__schema": …}}` or
+    /// `{"__schema": …}`) when the file starts with `{`.
+    ///
+    /// - Throws: ``GraphQLSchemaError`` naming the file, line and column of what is wrong.
+    public convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
+      let name = url.lastPathComponent
+      let data: Data
+      do {
+        data = try WholeFile.read(url)
+      } catch {
+        throw GraphQLSchemaError(
+          file: name, line: 1, column: 1,
+          "the GraphQL schema could not be read (\(error is WholeFile.NotRegular ? WholeFile.notRegularReason : error.localizedDescription)). Check the path."
+        )
+      }
+      let bytes = [UInt8](data)
+      if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{") {
+        let sdl = try IntrospectionReader(bytes: bytes, file: name).sdl()
+        try self.init(sdl: sdl, name: name, introspection: true)
+      } else {
+        guard let text = String(data: data, encoding: .utf8) else {
+          throw GraphQLSchemaError(
+            file: name, line: 1, column: 1, "the GraphQL schema is not UTF-8 text. Save it as UTF-8.")
+        }
+        try self.init(sdl: text, name: name, introspection: false)
+      }
+    }
+
+    /// Builds the schema from SDL text.
+    ///
+    /// - Parameters:
+    ///   - sdl: the schema in GraphQL's schema definition language.
+    ///   - name: the name messages show for it.
+    /// - Throws: ``GraphQLSchemaError`` naming the line and column of what is wrong.
+    public convenience init(sdl: String, name: String = "schema.graphql") throws(GraphQLSchemaError) {
+      try self.init(sdl: sdl, name: name, introspection: false)
+    }
+
+    private init(sdl: String, name: String, introspection: Bool) throws(GraphQLSchemaError) {
+      self.name = name
+      self.sdl = sdl
+      self.isIntrospection = introspection
+      let source = Source(body: sdl, name: name)
+      let document: Document
+      do {
+        document = try parse(source: source)
+        schema = try buildASTSchema(documentAST: document)
+      } catch {
+        throw GraphQLSchemaError(name, introspection: introspection, error)
+      }
+      let problems = validateSchema(schema: schema)
+      if let first = problems.first { throw GraphQLSchemaError(name, introspection: introspection, first) }
+      lines = Self.lines(of: document)
+    }
+
+    private static func lines(of document: Document) -> [String: Int] {
+      var lines: [String: Int] = [:]
+      func add(_ name: String, _ location: Location?) {
+        if let location, lines[name] == nil { lines[name] = location.startToken.line }
+      }
+      for definition in document.definitions {
+        guard let type = definition as? TypeDefinition else { continue }
+        let name = type.name.value
+        add(name, type.loc)
+        let fields: [(String, Location?)]
+        switch type {
+        case let object as ObjectTypeDefinition: fields = object.fields.map { ($0.name.value, $0.loc) }
+        case let interface as InterfaceTypeDefinition: fields = interface.fields.map { ($0.name.value, $0.loc) }
+        case let input as InputObjectTypeDefinition: fields = input.fields.map { ($0.name.value, $0.loc) }
+        case let enumeration as EnumTypeDefinition: fields = enumeration.values.map { ($0.name.value, $0.loc) }
+        default: fields = []
+        }
+        for (field, location) in fields { add("\(name).\(field)", location) }
+      }
+      return lines
+    }
+
+    /// `schema.graphql:12 User.name` for the type or field `name` (`User`, `User.name`), when
+    /// the SDL defines it in this file.
+    func place(of name: String) -> String? {
+      guard !isIntrospection, let line = lines[name] else { return nil }
+      return "\(self.name):\(line) \(name)"
+    }
+  }
+
+  /// A GraphQL schema that cannot be used: unreadable, malformed SDL or JSON, a type that is used
+  /// but not defined. Its description names the file, the line, the column and the fix.
+  public struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The file's name, or the name given with the SDL.
+    public let file: String
+    /// The line (from 1).
+    public let line: Int
+    /// The column (from 1).
+    public let column: Int
+    /// What is wrong and how to fix it.
+    public let message: String
+
+    init(file: String, line: Int, column: Int, _ message: String) {
+      self.file = file
+      self.line = line
+      self.column = column
+      self.message = message
+    }
+
+    /// The error GraphQL reported while parsing or building the schema, at its first location.
+    init(_ file: String, introspection: Bool, _ error: any Error) {
+      let graphQL = error as? GraphQLError
+      var text = graphQL?.message ?? "\(error)"
+      // A syntax error says `Syntax Error name (3:5) what`, then quotes the lines around it.
+      text = String(text.split(separator: "\n", maxSplits: 1).first ?? "")
+      if text.hasPrefix("Syntax Error "), let close = text.range(of: ") ") {
+        text = "syntax error: " + text[close.upperBound...]
+      }
+      let location = graphQL?.locations.first
+      let fix = introspection ? "Check the introspection result." : "Fix the SDL there."
+      self.init(
+        file: file, line: location?.line ?? 1, column: location?.column ?? 1,
+        "the GraphQL schema is invalid: \(text.hasSuffix(".") ? text : text + ".") \(fix)")
+    }
+
+    /// `schema.graphql:3:5: the GraphQL schema is invalid: syntax error: Expected Name, found "}". Fix the SDL there.`
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+  }
+#endif

@@ -1,0 +1,197 @@
+#if GraphQL
+  import Doppel
+  import Foundation
+  import GraphQL
+
+  /// Answers one valid operation with made-up data, as the executor of a GraphQL server would
+  /// answer it from resolvers: field by field along the selection set, a field override's error
+  /// recorded with its path and locations, and a `null` where a non-null type cannot have one
+  /// moved up to the nearest field that may be null.
+  final class MockExecution {
+    private let context: OperationContext
+    private let mocks: GraphQLMocks
+    private var errors: [OrderedJSON] = []
+
+    /// Thrown when a non-null position ends up `null`: the nearest nullable position above it
+    /// becomes `null` instead.
+    private struct NullBubble: Error {}
+
+    /// One step of a path in the answer: a response key or a list index.
+    private enum Step {
+      case key(String)
+      case index(Int)
+
+      var json: JSONValue {
+        switch self {
+        case .key(let key): .string(key)
+        case .index(let index): .number(Double(index))
+        }
+      }
+    }
+
+    init(context: OperationContext, mocks: GraphQLMocks) {
+      self.context = context
+      self.mocks = mocks
+    }
+
+    /// The answer: `{"data": …}`, with `"errors"` after it when a field failed.
+    func answer() -> OrderedJSON {
+      var data = OrderedJSON.null
+      if let root = context.rootType {
+        let fields = context.collectFields(context.operation.selectionSet, on: root)
+        data = (try? object(root, source: [:], fields: fields, path: [])) ?? .null
+      }
+      var members: [(key: String, value: OrderedJSON)] = [("data", data)]
+      if !errors.isEmpty { members.append(("errors", .list(errors))) }
+      return .object(members)
+    }
+
+    private func object(
+      _ type: GraphQLObjectType, source: [String: JSONValue], fields: [(key: String, fields: [Field])], path: [Step]
+    ) throws(NullBubble) -> OrderedJSON {
+      var members: [(key: String, value: OrderedJSON)] = []
+      for (key, nodes) in fields {
+        guard let node = nodes.first else { continue }
+        let name = node.name.value
+        let here = path + [.key(key)]
+        if name == "__typename" {
+          members.append((key, .value(.string(type.name))))
+          continue
+        }
+        guard let definition = context.field(name, of: type) else { continue }
+        var given: JSONValue? = source[name]
+        if given == nil, let override = mocks.fields["\(type.name).\(name)"] {
+          do {
+            given = try override(context.arguments(of: node, definition: definition))
+          } catch {
+            record(error, at: here, nodes: nodes)
+            given = .null
+          }
+        }
+        let value = try complete(
+          definition.type, given: given, nodes: nodes, path: here, naming: "\(type.name).\(name)")
+        members.append((key, value))
+      }
+      return .object(members)
+    }
+
+    /// The value of a field of type `type`: `given` (from an override) completed along the
+    /// selection, or a value made up for `path`.
+    private func complete(
+      _ type: GraphQLType, given: JSONValue?, nodes: [Field], path: [Step], naming field: String
+    ) throws(NullBubble) -> OrderedJSON {
+      switch TypeShape(type) {
+      case .nonNull(let inner):
+        let value = try complete(inner, given: given, nodes: nodes, path: path, naming: field)
+        if value == .null { throw NullBubble() }
+        return value
+      case _ where given == .null:
+        return .null
+      case .list(let item):
+        let items: [JSONValue?]
+        if case .array(let values)? = given {
+          items = values
+        } else {
+          items = Array(repeating: nil, count: mocks.listLength)
+        }
+        var answers: [OrderedJSON] = []
+        for (index, value) in items.enumerated() {
+          do {
+            answers.append(try complete(item, given: value, nodes: nodes, path: path + [.index(index)], naming: field))
+          } catch {
+            return .null
+          }
+        }
+        return .list(answers)
+      case .scalar(let scalar):
+        return .value(given ?? scalarValue(scalar, path: path, field: field))
+      case .enumeration(let enumeration):
+        if let given { return .value(given) }
+        let values = enumeration.values.map(\.name)
+        return values.isEmpty ? .null : .value(.string(values[pick(values.count, path)]))
+      case .object(let object):
+        return composite(object, given: given, nodes: nodes, path: path)
+      case .abstract(let abstract):
+        let possible = context.document.schema.getPossibleTypes(abstractType: abstract).sorted { $0.name < $1.name }
+        var chosen: GraphQLObjectType?
+        if case .object(let members)? = given, case .string(let name)? = members["__typename"] {
+          chosen = possible.first { $0.name == name }
+        }
+        guard let object = chosen ?? (possible.isEmpty ? nil : possible[pick(possible.count, path)]) else {
+          return .null
+        }
+        return composite(object, given: given, nodes: nodes, path: path)
+      case .unknown:
+        return .value(given ?? .null)
+      }
+    }
+
+    /// An object: the type override's fields, then the given ones, the rest made up. A field that
+    /// cannot be `null` but is makes the whole object `null`.
+    private func composite(_ type: GraphQLObjectType, given: JSONValue?, nodes: [Field], path: [Step]) -> OrderedJSON {
+      var source: [String: JSONValue] = [:]
+      if let override = mocks.types[type.name] {
+        do {
+          if case .object(let members) = try override() { source = members }
+        } catch {
+          record(error, at: path, nodes: nodes)
+          return .null
+        }
+      }
+      if case .object(let members)? = given { source.merge(members) { _, new in new } }
+      do {
+        return try object(type, source: source, fields: context.collectSubfields(nodes, on: type), path: path)
+      } catch {
+        return .null
+      }
+    }
+
+    private func scalarValue(_ scalar: GraphQLScalarType, path: [Step], field: String) -> JSONValue {
+      if let override = mocks.scalars[scalar.name] { return override() }
+      let number = pick(1000, path)
+      let name = field.split(separator: ".").last.map(String.init) ?? field
+      switch scalar.name {
+      case "Int": return .number(Double(number % 100))
+      case "Float": return .number(Double(number) / 10)
+      case "Boolean": return .bool(number % 2 == 0)
+      case "ID": return .string("\(field.split(separator: ".").first ?? "")-\(number)")
+      case "String": return .string("\(name) \(number)")
+      default: return .string("\(scalar.name) \(number)")
+      }
+    }
+
+    /// A number below `count`, the same for the same seed and path (FNV-1a over both).
+    private func pick(_ count: Int, _ path: [Step]) -> Int {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ mocks.seed
+      let text = path.map { step in
+        switch step {
+        case .key(let key): key
+        case .index(let index): String(index)
+        }
+      }.joined(separator: ".")
+      for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01b3
+      }
+      hash ^= hash >> 29
+      return Int(hash % UInt64(max(count, 1)))
+    }
+
+    private func record(_ error: any Error, at path: [Step], nodes: [Field]) {
+      let fieldError = error as? GraphQLFieldError
+      var members: [(key: String, value: OrderedJSON)] = [
+        ("message", .value(.string(fieldError?.message ?? "\(error)")))
+      ]
+      let locations = nodes.compactMap(\.loc).map { location -> OrderedJSON in
+        .object([
+          ("line", .value(.number(Double(location.startToken.line)))),
+          ("column", .value(.number(Double(location.startToken.column)))),
+        ])
+      }
+      members.append(("locations", .list(locations)))
+      members.append(("path", .list(path.map { .value($0.json) })))
+      if let extensions = fieldError?.extensions { members.append(("extensions", .value(extensions))) }
+      errors.append(.object(members))
+    }
+  }
+#endif

@@ -1,0 +1,61 @@
+#if Server && GraphQL
+  import Doppel
+  import Foundation
+  import Testing
+
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
+  /// `doppel serve schema.graphql` end to end: a GraphQL schema answered with mock data over
+  /// loopback HTTP, beside a manifest whose stubs take precedence.
+  @Suite(.timeLimit(.minutes(1))) struct ServeGraphQLTests {
+    /// A folder holding the GraphQL tests' schema and `files` (name and text).
+    func folder(_ files: [String: String]) throws -> URL {
+      let directory = try temporaryDirectory()
+      let schema = packageRoot.appendingPathComponent("Tests/DoppelGraphQLTests/Resources/social.graphql")
+      try FileManager.default.copyItem(at: schema, to: directory.appendingPathComponent("social.graphql"))
+      for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+      return directory
+    }
+
+    func query(_ base: URL, _ operation: String) throws -> URL {
+      var components = try #require(
+        URLComponents(url: base.appendingPathComponent("graphql"), resolvingAgainstBaseURL: false))
+      components.queryItems = [URLQueryItem(name: "query", value: operation)]
+      return try #require(components.url)
+    }
+
+    @Test func servesASchemaBesideAManifest() async throws {
+      let manifest = """
+        {"stubs": [{"request": {"graphql": {"operation": "Pets"}}, "response": {"json": {"data": {"pets": []}}}}]}
+        """
+      let directory = try folder(["doppel.json": manifest])
+      let doppel = try DoppelProcess(
+        ["serve", "doppel.json", "social.graphql", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      #expect(
+        try await doppel.line(containing: "Serving").contains(
+          "doppel.json, social.graphql (GraphQL at /graphql): 2 stubs at"))
+      let first = try await fetch(query(base, "query Me { viewer { __typename role } }"))
+      #expect(first.status == 200)
+      #expect(first.body.hasPrefix(#"{"data":{"viewer":{"__typename":"User","role":""#))
+      #expect(try await fetch(query(base, "query Me { viewer { __typename role } }")) == first)
+      // The manifest's stub answers its operation.
+      #expect(try await fetch(query(base, "query Pets { pets { name } }")) == (200, #"{"data":{"pets":[]}}"#))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    @Test func aBrokenSchemaNamesFileLineAndColumn() async throws {
+      let directory = try folder(["broken.graphql": "type Query {\n  viewer User\n}\n"])
+      let (status, _, error) = try await DoppelProcess.run(
+        ["serve", "broken.graphql", "--port", "0", "--no-watch"], directory: directory)
+      #expect(status != 0)
+      #expect(
+        error.contains(
+          "broken.graphql:2:10: the GraphQL schema is invalid: syntax error: Expected :, found Name \"User\". Fix the SDL there."
+        ))
+    }
+  }
+#endif

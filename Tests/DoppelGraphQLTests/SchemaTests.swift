@@ -1,0 +1,72 @@
+#if GraphQL
+  import Doppel
+  import DoppelGraphQL
+  import Foundation
+  import TestSupport
+  import Testing
+
+  @Suite struct SchemaTests {
+    @Test func anIntrospectionResultServesLikeSDL() async throws {
+      let schema = try GraphQLSchemaDocument(contentsOf: Schemas.url("starships.json"))
+      #expect(schema.isIntrospection)
+      #expect(schema.sdl.contains("interface Character {\n  name: String!\n}"))
+      let collected = Collected()
+      collected.backend.addStub(from: schema, at: .url(Schemas.endpoint.absoluteString))
+      let query =
+        "query Hero { hero(episode: JEDI) { __typename name ... on Droid { primaryFunction } } starships { name launched } }"
+      let (body, status) = try await collected.backend.send(query, operationName: "Hero")
+      #expect(status == 200)
+      #expect(body.hasPrefix(#"{"data":{"hero":{"__typename":"#))
+      #expect(body.contains(#""launched":"Date "#))
+      #expect(collected.messages == [])
+    }
+
+    @Test func malformedSDLNamesFileLineAndColumn() throws {
+      let url = try Schemas.temporary(
+        "broken.graphql", "type Query {\n  viewer: User\n}\n\ntype User {\n  name String\n}\n")
+      #expect(throws: GraphQLSchemaError.self) { try GraphQLSchemaDocument(contentsOf: url) }
+      do {
+        _ = try GraphQLSchemaDocument(contentsOf: url)
+      } catch {
+        #expect(
+          error.description
+            == #"broken.graphql:6:8: the GraphQL schema is invalid: syntax error: Expected :, found Name "String". Fix the SDL there."#
+        )
+      }
+    }
+
+    @Test func anUndefinedTypeIsAnError() throws {
+      do {
+        _ = try GraphQLSchemaDocument(sdl: "type Query {\n  viewer: Usr\n}\n", name: "api.graphql")
+        Issue.record("no error")
+      } catch {
+        #expect(error.description.hasPrefix("api.graphql:"))
+        #expect(error.message.contains("Usr"))
+      }
+    }
+
+    @Test func aBadIntrospectionResultNamesLineColumnAndKey() throws {
+      let url = try Schemas.temporary(
+        "schema.json",
+        "{\n  \"data\": {\n    \"__schema\": {\n      \"types\": [\n        {\"kind\": \"OBJECT\", \"name\": 5}\n      ]\n    }\n  }\n}\n"
+      )
+      do {
+        _ = try GraphQLSchemaDocument(contentsOf: url)
+        Issue.record("no error")
+      } catch {
+        #expect(error.description == #"schema.json:5:36: the key "name" holds the number 5; expected a string."#)
+      }
+      let malformed = try Schemas.temporary("schema.json", "{\"data\": {\"__schema\": }}")
+      #expect(throws: GraphQLSchemaError.self) { try GraphQLSchemaDocument(contentsOf: malformed) }
+    }
+
+    @Test func aMissingFileSaysSo() {
+      do {
+        _ = try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: "/nonexistent/schema.graphql"))
+        Issue.record("no error")
+      } catch {
+        #expect(error.description.hasPrefix("schema.graphql:1:1: the GraphQL schema could not be read"))
+      }
+    }
+  }
+#endif
