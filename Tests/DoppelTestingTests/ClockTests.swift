@@ -1,6 +1,5 @@
-import Testing
-
 import DoppelTesting
+import Testing
 
 /// `.doppel(clock:)` and `makeBackend(clock:)`: time in tests, with the
 /// end-of-test verification kept.

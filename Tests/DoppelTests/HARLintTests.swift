@@ -80,7 +80,10 @@ import Testing
         "cut.har: is not valid JSON, so it cannot be linted. A HAR file is one JSON document; check that it is complete."
       )
     ) { try CassetteLint.scan(Data("{\"log\":".utf8), file: "cut.har") }
-    #expect(throws: DoppelError("Could not read the cassette /nonexistent/x.har to lint it: there is no such file. Check the path.")) {
+    #expect(
+      throws: DoppelError(
+        "Could not read the cassette /nonexistent/x.har to lint it: there is no such file. Check the path.")
+    ) {
       try CassetteLint.scan(fileAt: URL(fileURLWithPath: "/nonexistent/x.har"))
     }
   }
