@@ -10,7 +10,35 @@
     let document: GraphQLSchemaDocument
     let mocks: GraphQLMocks
     /// Queries registered by hash (`extensions.persistedQuery.sha256Hash`), lower-case hex.
-    private let persisted = Locked([String: String]())
+    private let persisted = Locked(PersistedQueries())
+
+    /// The persisted queries, at most ``QueryLimits/persistedQueries`` of them and
+    /// ``QueryLimits/persistedBytes`` of text: the oldest go first, so a client registering
+    /// without end cannot grow the process without end.
+    struct PersistedQueries {
+      private var byHash: [String: String] = [:]
+      private var order: [String] = []
+      private var first = 0
+      private var bytes = 0
+
+      subscript(hash: String) -> String? { byHash[hash] }
+
+      mutating func register(_ query: String, hash: String) {
+        guard byHash[hash] == nil else { return }
+        byHash[hash] = query
+        order.append(hash)
+        bytes += query.utf8.count
+        while byHash.count > QueryLimits.persistedQueries || bytes > QueryLimits.persistedBytes {
+          if let oldest = byHash.removeValue(forKey: order[first]) { bytes -= oldest.utf8.count }
+          first += 1
+        }
+        // The hashes before `first` are gone: drop them once they are half the array.
+        if first > order.count / 2 {
+          order.removeFirst(first)
+          first = 0
+        }
+      }
+    }
 
     init(document: GraphQLSchemaDocument, mocks: GraphQLMocks) {
       self.document = document
@@ -36,7 +64,7 @@
           guard SHA256.hex(Array(sent.utf8)) == hash else {
             return .refused(message: "provided sha does not match query", code: "BAD_USER_INPUT", status: 400)
           }
-          if registering { persisted.withLock { $0[hash] = sent } }
+          if registering { persisted.withLock { $0.register(sent, hash: hash) } }
         } else {
           guard let known = persisted.withLock({ $0[hash] }) else {
             return .refused(message: "PersistedQueryNotFound", code: "PERSISTED_QUERY_NOT_FOUND", status: 200)
@@ -48,6 +76,16 @@
         return .invalid(
           operation: graphQL.operation,
           [GraphQLError(message: "The request has no query. Send the operation's document as \"query\".")])
+      }
+      guard QueryLimits.nestingWithinLimit(text) != nil else {
+        return .invalid(
+          operation: graphQL.operation,
+          [
+            GraphQLError(
+              message:
+                "The query nests braces, parentheses or brackets more than \(QueryLimits.nesting) deep, more than Doppel reads. Select less deeply."
+            )
+          ])
       }
       let parsed: Document
       do {

@@ -11,6 +11,10 @@
     private let context: OperationContext
     private let mocks: GraphQLMocks
     private var errors: [OrderedJSON] = []
+    /// Values made so far, against ``QueryLimits/answerValues``.
+    private var spent = 0
+    /// Whether the answer reached ``QueryLimits/answerValues`` (and so is not given).
+    private var exhausted = false
 
     /// Thrown when a non-null position ends up `null`: the nearest nullable position above it
     /// becomes `null` instead.
@@ -40,6 +44,11 @@
       if let root = context.rootType {
         let fields = context.collectFields(context.operation.selectionSet, on: root)
         data = (try? object(root, source: [:], fields: fields, path: [])) ?? .null
+      }
+      if exhausted {
+        let message =
+          "The mock answer would hold more than \(QueryLimits.answerValues) values, more than Doppel makes for one request: select fewer nested lists, or make lists shorter (GraphQLMocks(listLength:))."
+        return .object([("data", .null), ("errors", .list([.object([("message", .value(.string(message)))])]))])
       }
       var members: [(key: String, value: OrderedJSON)] = [("data", data)]
       if !errors.isEmpty { members.append(("errors", .list(errors))) }
@@ -80,7 +89,15 @@
     private func complete(
       _ type: GraphQLType, given: JSONValue?, nodes: [Field], path: [Step], naming field: String
     ) throws(NullBubble) -> OrderedJSON {
-      switch TypeShape(type) {
+      let shape = TypeShape(type)
+      if case .nonNull = shape {
+        // Counted as the value inside.
+      } else {
+        spent += 1
+        if spent > QueryLimits.answerValues { exhausted = true }
+        if exhausted { return .null }
+      }
+      switch shape {
       case .nonNull(let inner):
         let value = try complete(inner, given: given, nodes: nodes, path: path, naming: field)
         if value == .null { throw NullBubble() }

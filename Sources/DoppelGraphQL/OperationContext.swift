@@ -72,14 +72,21 @@
     }
 
     /// The sub-selections of `fields` (one response key), for an object of type `type`.
+    ///
+    /// A field written once and reached through several spreads of one fragment is kept once (by
+    /// its place in the document): otherwise fragments that each spread the next one twice would
+    /// double the fields at every level, and a query of a few lines would take exponential time.
     func collectSubfields(_ fields: [Field], on type: GraphQLObjectType) -> [(key: String, fields: [Field])] {
       var keys: [String] = []
       var grouped: [String: [Field]] = [:]
+      var seen: Set<Int> = []
       for field in fields {
         guard let selectionSet = field.selectionSet else { continue }
         for (key, more) in collectFields(selectionSet, on: type) {
           if grouped[key] == nil { keys.append(key) }
-          grouped[key, default: []] += more
+          for node in more where node.loc.map({ seen.insert($0.start).inserted }) ?? true {
+            grouped[key, default: []].append(node)
+          }
         }
       }
       return keys.map { ($0, grouped[$0] ?? []) }
