@@ -6,6 +6,9 @@
   #if OpenAPI
     import DoppelOpenAPI
   #endif
+  #if GraphQL
+    import DoppelGraphQL
+  #endif
 
   /// `doppel lint`: checks manifests and cassettes.
   struct Lint: ParsableCommand {
@@ -27,12 +30,18 @@
         checked against the OpenAPI document, with the messages the runtime check
         gives: a stub at the line of its declaration, a cassette entry at the line of
         the entry.
+
+        With --graphql, every GraphQL request of a cassette and its recorded answer are
+        checked against the schema, at the line of the entry: the operation (fields,
+        arguments, types, variables) and the answer's JSON against the operation's
+        selection. A manifest's GraphQL stubs name an operation without its selection,
+        so their answers are not checked.
         """
     )
 
     @Argument(
       help: ArgumentHelp(
-        "Manifests (doppel.json, or a directory holding one), fixture directories, .har cassettes, and OpenAPI documents (checked for what doppel serve refuses).",
+        "Manifests (doppel.json, or a directory holding one), fixture directories, .har cassettes, and OpenAPI documents and GraphQL schemas (checked for what doppel serve refuses).",
         valueName: "file"))
     var files: [String]
 
@@ -51,12 +60,25 @@
         valueName: "document"))
     var openAPI: String?
 
+    @Option(
+      name: .customLong("graphql"),
+      help: ArgumentHelp(
+        "Also check every GraphQL request of a cassette and its answer against this schema (SDL, or an introspection result in JSON).",
+        valueName: "schema"))
+    var graphQL: String?
+
     func validate() throws {
       guard !files.isEmpty else { throw ValidationError("Name at least one manifest or cassette to check.") }
       #if !OpenAPI
         if openAPI != nil {
           throw ValidationError(
             "This doppel was built without the OpenAPI trait. Build it with `swift build --traits Server,OpenAPI`.")
+        }
+      #endif
+      #if !GraphQL
+        if graphQL != nil {
+          throw ValidationError(
+            "This doppel was built without the GraphQL trait. Build it with `swift build --traits Server,GraphQL`.")
         }
       #endif
     }
@@ -79,12 +101,28 @@
           }
         }
       #endif
+      #if GraphQL
+        var schema: GraphQLSchemaDocument?
+        if let graphQL {
+          do {
+            schema = try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: graphQL))
+          } catch {
+            Console.out("\(graphQL):\(error.line):\(error.column): \(error.message)")
+            Console.error(
+              "doppel lint: the GraphQL schema \(graphQL) cannot be used; the files are checked without it.")
+            unusableDocument = true
+          }
+        }
+      #endif
       for path in files {
         var redaction = Redaction.default.keeping(names: keptNames)
         if keepUnscannableBodies { redaction = redaction.excluding(.unscannableBodies) }
         var found = Self.check(path, redaction: redaction)
         #if OpenAPI
           if let document { found += Self.check(path, against: document) }
+        #endif
+        #if GraphQL
+          if let schema { found += Self.check(path, against: schema) }
         #endif
         if !found.isEmpty { troubled += 1 }
         problems += Self.inFileOrder(found)
@@ -133,7 +171,19 @@
         problems += secrets(in: url, shown: path, redaction: redaction)
         return problems
       }
-      if ServeInputs.isOpenAPIDocument(url) { return checkDocument(path) }
+      // A document or schema `doppel serve` would refuse has that one problem.
+      if ServeInputs.isOpenAPIDocument(url) {
+        return refusal {
+          var documents = ServeInputs.OpenAPIInputs()
+          try documents.load(path)
+        }
+      }
+      if ServeInputs.isGraphQLSchema(url) {
+        return refusal {
+          var schemas = ServeInputs.GraphQLInputs()
+          try schemas.load(path)
+        }
+      }
       let manifest: Manifest
       do {
         manifest = try Manifest.load(contentsOf: url)
@@ -145,12 +195,11 @@
       return secrets(in: manifest.url, shown: manifest.url.relativePath, redaction: redaction)
     }
 
-    /// The problem of an OpenAPI document given as a file to check (`doppel serve` serves one):
-    /// none when it can be read and compiled, else its error, naming the file as typed.
-    static func checkDocument(_ path: String) -> [String] {
-      var documents = ServeInputs.OpenAPIInputs()
+    /// The error `load` throws, as the one problem of an input (naming the file as typed); none
+    /// when it loads.
+    static func refusal(_ load: () throws -> Void) -> [String] {
       do {
-        try documents.load(path)
+        try load()
         return []
       } catch {
         return ["\(error)"]
@@ -165,21 +214,9 @@
       static func check(_ path: String, against document: OpenAPIDocument) -> [String] {
         let url = URL(fileURLWithPath: path)
         if url.pathExtension.lowercased() == "har" {
-          guard let data = try? WholeFile.read(url), let cassette = try? Cassette(data: data, file: path) else {
-            return []
+          return (cassetteExchanges(path) ?? []).flatMap { exchange in
+            document.violations(in: exchange.request, response: exchange.response).map { "\(exchange.place): \($0)" }
           }
-          var problems: [String] = []
-          for (index, entry) in cassette.entries.enumerated() {
-            guard let request = try? entry.makeRequest(), let response = try? entry.makeResponse(for: request.method)
-            else { continue }
-            let found = document.violations(in: request, response: response)
-            guard !found.isEmpty else { continue }
-            let place =
-              JSONLocation.position(of: "entries[\(index)]", in: data).map { "\($0.line):\($0.column)" }
-              ?? "entries[\(index)]"
-            problems += found.map { "\(path):\(place): \($0)" }
-          }
-          return problems
         }
         guard let manifest = try? Manifest.load(contentsOf: url) else { return [] }
         var problems: [String] = []
@@ -204,6 +241,38 @@
         return all
       }
     #endif
+
+    #if GraphQL
+      /// What `schema` contradicts in the GraphQL requests of a cassette and their answers, each
+      /// line starting with the file (as typed) and the position of the entry. Other inputs, and a
+      /// cassette that cannot be read (reported by ``check(_:redaction:)``), give none.
+      static func check(_ path: String, against schema: GraphQLSchemaDocument) -> [String] {
+        (cassetteExchanges(path) ?? []).flatMap { exchange -> [String] in
+          guard !exchange.response.isFailure, let body = try? exchange.response.bodyData() else { return [] }
+          return schema.violations(in: exchange.request, status: exchange.response.status, body: body).map {
+            "\(exchange.place): GraphQL: \($0)"
+          }
+        }
+      }
+    #endif
+
+    /// The replayable entries of the cassette at `path`, each with where it is written
+    /// (`path:line:column`, the path as typed); `nil` for an input that is not a `.har` file or a
+    /// cassette that cannot be read (``check(_:redaction:)`` reports why).
+    static func cassetteExchanges(_ path: String) -> [(place: String, request: Request, response: Response)]? {
+      let url = URL(fileURLWithPath: path)
+      guard url.pathExtension.lowercased() == "har", let data = try? WholeFile.read(url),
+        let cassette = try? Cassette(data: data, file: path)
+      else { return nil }
+      return cassette.entries.enumerated().compactMap { index, entry in
+        guard let request = try? entry.makeRequest(), let response = try? entry.makeResponse(for: request.method)
+        else { return nil }
+        let position =
+          JSONLocation.position(of: "entries[\(index)]", in: data).map { "\($0.line):\($0.column)" }
+          ?? "entries[\(index)]"
+        return ("\(path):\(position)", request, response)
+      }
+    }
 
     /// The file a stub was declared in, as the user would name it: the manifest as typed (or,
     /// for a directory, its `doppel.json` under the typed directory), or for a fixture directory

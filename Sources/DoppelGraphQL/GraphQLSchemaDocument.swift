@@ -28,14 +28,9 @@
     /// - Throws: ``GraphQLSchemaError`` naming the file, line and column of what is wrong.
     public convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
       let name = url.lastPathComponent
-      let data: Data
-      do {
-        data = try WholeFile.read(url)
-      } catch {
-        throw GraphQLSchemaError(
-          file: name, line: 1, column: 1,
-          "the GraphQL schema could not be read (\(error is WholeFile.NotRegular ? WholeFile.notRegularReason : error.localizedDescription)). Check the path."
-        )
+      let data = try WholeFile.read(url) {
+        GraphQLSchemaError(
+          file: name, line: 1, column: 1, "the GraphQL schema could not be read: \($0). Check the path.")
       }
       let bytes = [UInt8](data)
       if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{") {
@@ -104,6 +99,18 @@
     func place(of name: String) -> String? {
       guard !isIntrospection, let line = lines[name] else { return nil }
       return "\(self.name):\(line) \(name)"
+    }
+
+    /// What the schema contradicts in one exchange, as `doppel lint --graphql` reports it for a
+    /// cassette's entries: the operation `request` sends (an unknown field, argument or type, a
+    /// variable of the wrong type) and, for a `2xx` answer, its JSON `body` against the
+    /// operation's selection (a missing, extra or `null` field, a value of the wrong type).
+    ///
+    /// A request that is not a GraphQL request, or that names a persisted query by its hash
+    /// alone, has none.
+    public func violations(in request: Request, status: Int, body: Data) -> [GraphQLViolation] {
+      GraphQLEndpoint(document: self, mocks: GraphQLMocks())
+        .violations(request: request, answeredBy: false, status: status, body: body)
     }
   }
 

@@ -10,15 +10,6 @@
   /// `doppel serve schema.graphql` end to end: a GraphQL schema answered with mock data over
   /// loopback HTTP, beside a manifest whose stubs take precedence.
   @Suite(.timeLimit(.minutes(1))) struct ServeGraphQLTests {
-    /// A folder holding the GraphQL tests' schema and `files` (name and text).
-    func folder(_ files: [String: String]) throws -> URL {
-      let directory = try temporaryDirectory()
-      let schema = packageRoot.appendingPathComponent("Tests/DoppelGraphQLTests/Resources/social.graphql")
-      try FileManager.default.copyItem(at: schema, to: directory.appendingPathComponent("social.graphql"))
-      for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
-      return directory
-    }
-
     func query(_ base: URL, _ operation: String) throws -> URL {
       var components = try #require(
         URLComponents(url: base.appendingPathComponent("graphql"), resolvingAgainstBaseURL: false))
@@ -30,7 +21,7 @@
       let manifest = """
         {"stubs": [{"request": {"graphql": {"operation": "Pets"}}, "response": {"json": {"data": {"pets": []}}}}]}
         """
-      let directory = try folder(["doppel.json": manifest])
+      let directory = try socialSchemaFolder(["doppel.json": manifest])
       let doppel = try DoppelProcess(
         ["serve", "doppel.json", "social.graphql", "--port", "0", "--no-watch"], directory: directory)
       let base = try await doppel.serverURL()
@@ -48,7 +39,7 @@
     }
 
     @Test func aBrokenSchemaNamesFileLineAndColumn() async throws {
-      let directory = try folder(["broken.graphql": "type Query {\n  viewer User\n}\n"])
+      let directory = try socialSchemaFolder(["broken.graphql": "type Query {\n  viewer User\n}\n"])
       let (status, _, error) = try await DoppelProcess.run(
         ["serve", "broken.graphql", "--port", "0", "--no-watch"], directory: directory)
       #expect(status != 0)

@@ -65,7 +65,9 @@
         _ = try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: "/nonexistent/schema.graphql"))
         Issue.record("no error")
       } catch {
-        #expect(error.description.hasPrefix("schema.graphql:1:1: the GraphQL schema could not be read"))
+        #expect(
+          error.description
+            == "schema.graphql:1:1: the GraphQL schema could not be read: there is no such file. Check the path.")
       }
     }
   }

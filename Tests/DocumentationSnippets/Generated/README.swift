@@ -103,9 +103,9 @@ func snippet_README_L382() async throws {
   _ = remote
 }
 
-// README.md:417
+// README.md:418
 #if GraphQL
-func snippet_README_L417() async throws {
+func snippet_README_L418() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()

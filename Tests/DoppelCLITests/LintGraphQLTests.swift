@@ -1,0 +1,58 @@
+#if Server && GraphQL
+  import Doppel
+  import Foundation
+  import Testing
+
+  /// `doppel lint --graphql`: the GraphQL requests of a cassette and their recorded answers,
+  /// checked against a schema, at the entry's position; and a schema given as a file to check.
+  @Suite(.timeLimit(.minutes(1))) struct LintGraphQLTests {
+    /// One entry per line (from line 2), each a `POST /graphql` as Apollo iOS sends it, but the
+    /// first, which is not GraphQL at all.
+    static func cassette(_ exchanges: [(query: String, operation: String, answer: String)]) -> String {
+      func quoted(_ text: String) -> String { JSONValue.string(text).description }
+      let health =
+        #"{"request": {"method": "GET", "url": "https://api.social.test/health", "headers": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "ok"}}}"#
+      let entries = exchanges.map { exchange in
+        let body = JSONValue.object(["operationName": .string(exchange.operation), "query": .string(exchange.query)])
+        return
+          #"{"request": {"method": "POST", "url": "https://api.social.test/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}], "postData": {"mimeType": "application/json", "text": "#
+          + quoted(body.description)
+          + #"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "#
+          + quoted(exchange.answer) + "}}}"
+      }
+      return #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#
+        + "\n" + ([health] + entries).joined(separator: ",\n") + "\n]}}\n"
+    }
+
+    @Test func everyContradictionIsReportedAtItsEntry() async throws {
+      let cassette = Self.cassette([
+        ("query Me { viewer { __typename id } }", "Me", #"{"data":{"viewer":{"__typename":"User","id":"u1"}}}"#),
+        ("query Name { viewer { id displayName } }", "Name", #"{"data":{"viewer":{"id":"u1"}}}"#),
+        ("query Bad { viewer { nickname } }", "Bad", #"{"data":{"viewer":{"nickname":"x"}}}"#),
+      ])
+      let directory = try socialSchemaFolder(["recorded.har": cassette])
+      let (status, output, error) = try await DoppelProcess.run(
+        ["lint", "--graphql", "social.graphql", "recorded.har"], directory: directory)
+      #expect(status == 1)
+      #expect(
+        output.split(separator: "\n").map(String.init) == [
+          #"recorded.har:4:1: GraphQL: Name (answer) $.data.viewer.displayName: the selected field "displayName" is missing (social.graphql:38 User.displayName)"#,
+          #"recorded.har:5:1: GraphQL: Bad (operation line 1, column 22): Cannot query field "nickname" on type "User". (social.graphql:36 User)"#,
+        ])
+      #expect(error == "doppel lint: 2 problems in 1 of 1 file.")
+    }
+
+    @Test func aSchemaIsCheckedAsServeWouldReadIt() async throws {
+      let directory = try socialSchemaFolder(["broken.graphql": "type Query {\n  viewer User\n}\n"])
+      let good = try await DoppelProcess.run(["lint", "social.graphql"], directory: directory)
+      #expect(good.status == 0)
+      #expect(good.output == "No problems in 1 file.")
+      let broken = try await DoppelProcess.run(["lint", "broken.graphql"], directory: directory)
+      #expect(broken.status == 1)
+      #expect(
+        broken.output
+          == "broken.graphql:2:10: the GraphQL schema is invalid: syntax error: Expected :, found Name \"User\". Fix the SDL there."
+      )
+    }
+  }
+#endif
