@@ -322,7 +322,8 @@ struct EchoSet {
   /// `nil` when none is in it.
   func replacing(in text: String) -> String? {
     guard let automaton else { return nil }
-    let bytes = Array(text.utf8)
+    var redacted = RedactedText(text)
+    let bytes = redacted.bytes
     guard bytes.count >= automaton.shortest else { return nil }
     // The longest value ending at each byte, as (start, end); later ones start later or are longer.
     var found: [(start: Int, end: Int)] = []
@@ -337,7 +338,6 @@ struct EchoSet {
       found.append(match)
     }
     guard !found.isEmpty else { return nil }
-    var redacted = RedactedText(text)
     for match in found where match.start >= redacted.copied { redacted.redact(match.start..<match.end) }
     return redacted.text(else: text)
   }
