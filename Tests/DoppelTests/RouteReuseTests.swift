@@ -87,10 +87,12 @@ import Testing
     // Copies of URLSession.shared's configuration made while it intercepted hold that backend's
     // route; once it is gone, none of the backends made later may answer through them. (Such a
     // copy then behaves as URLSession.shared does again: the URL is a closed loopback port.)
+    // The session is made inside: on Linux `URLSession.shared.configuration` is the shared
+    // session's live object, which lists whichever backend intercepts when it is read.
     let url = URL(string: "http://127.0.0.1:1/a")!
     let copied = try await Backend.withProcessWideBackend(issueReporter: .ignore) { backend in
       backend.stub(.get(url.absoluteString), .text("old"))
-      return URLSession.shared.configuration
+      return URLSession(configuration: URLSession.shared.configuration)
     }
     var others: [Backend] = []
     for _ in 0..<300 {
@@ -98,7 +100,7 @@ import Testing
       other.stub(.get(url.absoluteString), .text("new"))
       others.append(other)
     }
-    let answer = try? await URLSession(configuration: copied).data(from: url).0
+    let answer = try? await copied.data(from: url).0
     #expect(answer == nil)
     #expect(others.allSatisfy { $0.requests.isEmpty })
   }
