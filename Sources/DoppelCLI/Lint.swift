@@ -192,7 +192,8 @@
       }
       // A fixture directory has no manifest file to scan.
       guard manifest.url.pathExtension.lowercased() == "json" else { return [] }
-      return secrets(in: manifest.url, shown: manifest.url.relativePath, redaction: redaction)
+      return ServeInputs.graphQLRefusals(manifest)
+        + secrets(in: manifest.url, shown: manifest.url.relativePath, redaction: redaction)
     }
 
     /// The error `load` throws, as the one problem of an input (naming the file as typed); none
@@ -232,10 +233,10 @@
       /// Every stub of a manifest: the base stubs, then each scenario's, in the order written.
       private static func stubs(of manifest: Manifest) -> [StubHandle] {
         let base = Backend()
-        let stubs = (try? base.addStubs(from: manifest, scenario: .base)) ?? []
+        let stubs = (try? base.addStubsLeavingOutExtensions(from: manifest, scenario: .base)) ?? []
         var all = stubs
         for name in manifest.scenarioNames {
-          let layered = (try? Backend().addStubs(from: manifest, scenario: .named(name))) ?? []
+          let layered = (try? Backend().addStubsLeavingOutExtensions(from: manifest, scenario: .named(name))) ?? []
           all += layered.dropFirst(stubs.count)
         }
         return all

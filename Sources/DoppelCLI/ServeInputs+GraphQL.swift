@@ -7,6 +7,37 @@
   #endif
 
   extension ServeInputs {
+    /// What serves the parts of a manifest other modules serve: its `graphql`, with the GraphQL
+    /// trait.
+    static var manifestExtensions: [ManifestExtension] {
+      #if GraphQL
+        [.graphQL]
+      #else
+        []
+      #endif
+    }
+
+    /// Why `manifest`'s `graphql` (the base's and each scenario's) cannot be served: without the
+    /// GraphQL trait, that this doppel cannot serve it, with how to build one that can; with it
+    /// and `check`, what is wrong with a schema or an override's name. Empty when all can be.
+    static func graphQLRefusals(_ manifest: Manifest, check: Bool = true) -> [String] {
+      #if GraphQL
+        guard check else { return [] }
+        return manifest.graphQLEntries.flatMap { entry -> [String] in
+          do throws(DoppelError) {
+            _ = try ManifestExtension.graphQL.serveGraphQL(Backend(issueReporter: .ignore), entry)
+            return []
+          } catch {
+            return error.message.split(separator: "\n").map(String.init)
+          }
+        }
+      #else
+        return manifest.graphQLEntries.map {
+          "\($0.place): serving a GraphQL schema needs the GraphQL trait, which this doppel was built without. Build it with the trait on: swift build --traits Server,GraphQL --product doppel-cli."
+        }
+      #endif
+    }
+
     /// Whether `url` names a GraphQL schema rather than a manifest: a `.graphql` or `.graphqls`
     /// file, or a `.json` file holding an introspection result (a top-level `__schema`, or one
     /// under `data`). A manifest or a cassette has neither.

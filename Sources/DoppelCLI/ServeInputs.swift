@@ -50,7 +50,9 @@
           // Its stubs answer only what no other input's do, so it takes no place in the order.
           try documents.load(path)
         } else {
-          manifests.append((path, try Manifest.load(contentsOf: url)))
+          let manifest = try Manifest.load(contentsOf: url)
+          if let refusal = Self.graphQLRefusals(manifest, check: false).first { throw DoppelError(refusal) }
+          manifests.append((path, manifest))
           order.append(.manifest(manifests.count - 1))
         }
       }
@@ -83,7 +85,8 @@
       if case .manifest(let index)? = order.first {
         // The first manifest also gives its unmatched policy.
         backend = try Backend(
-          manifest: manifests[index].manifest, scenario: selection(manifests[index].manifest), issueReporter: .ignore)
+          manifest: manifests[index].manifest, scenario: selection(manifests[index].manifest), issueReporter: .ignore,
+          extensions: Self.manifestExtensions)
         remaining = remaining.dropFirst()
       } else {
         backend = Backend(issueReporter: .ignore)
@@ -91,7 +94,9 @@
       for input in remaining {
         switch input {
         case .manifest(let index):
-          try backend.addStubs(from: manifests[index].manifest, scenario: selection(manifests[index].manifest))
+          try backend.addStubs(
+            from: manifests[index].manifest, scenario: selection(manifests[index].manifest),
+            extensions: Self.manifestExtensions)
         case .cassette(let index):
           let path = cassettes[index].path
           let url = URL(fileURLWithPath: path)

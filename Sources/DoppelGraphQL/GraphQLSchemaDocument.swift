@@ -65,7 +65,7 @@
         document = try parse(source: source)
         schema = try buildASTSchema(documentAST: document)
       } catch {
-        throw GraphQLSchemaError(name, introspection: introspection, error)
+        throw GraphQLSchemaError(name, introspection: introspection, error, sdl: sdl)
       }
       let problems = validateSchema(schema: schema)
       if let first = problems.first { throw GraphQLSchemaError(name, introspection: introspection, first) }
@@ -134,7 +134,9 @@
     }
 
     /// The error GraphQL reported while parsing or building the schema, at its first location.
-    init(_ file: String, introspection: Bool, _ error: any Error) {
+    /// GraphQL gives an unknown type no location; for SDL, it is placed where the name is first
+    /// used.
+    init(_ file: String, introspection: Bool, _ error: any Error, sdl: String? = nil) {
       let graphQL = error as? GraphQLError
       var text = graphQL?.message ?? "\(error)"
       // A syntax error says `Syntax Error name (3:5) what`, then quotes the lines around it.
@@ -142,11 +144,37 @@
       if text.hasPrefix("Syntax Error "), let close = text.range(of: ") ") {
         text = "syntax error: " + text[close.upperBound...]
       }
-      let location = graphQL?.locations.first
+      var location = graphQL?.locations.first.map { (line: $0.line, column: $0.column) }
+      if location == nil, !introspection, let sdl, text.hasPrefix("Unknown type \""),
+        let name = text.dropFirst("Unknown type \"".count).split(separator: "\"").first
+      {
+        location = Self.firstUse(of: String(name), in: sdl)
+      }
       let fix = introspection ? "Check the introspection result." : "Fix the SDL there."
       self.init(
         file: file, line: location?.line ?? 1, column: location?.column ?? 1,
         "the GraphQL schema is invalid: \(text.hasSuffix(".") ? text : text + ".") \(fix)")
+    }
+
+    /// The line and column (from 1) of the first whole word `name` in `sdl` outside a comment.
+    private static func firstUse(of name: String, in sdl: String) -> (line: Int, column: Int)? {
+      func isNamePart(_ character: Character?) -> Bool {
+        guard let character else { return false }
+        return character == "_" || (character.isASCII && (character.isLetter || character.isNumber))
+      }
+      for (index, line) in sdl.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let code = line.prefix { $0 != "#" }
+        var searched = code.startIndex
+        while let found = code[searched...].range(of: name) {
+          let before = found.lowerBound == code.startIndex ? nil : code[code.index(before: found.lowerBound)]
+          let after = found.upperBound == code.endIndex ? nil : code[found.upperBound]
+          if !isNamePart(before) && !isNamePart(after) {
+            return (index + 1, code.distance(from: code.startIndex, to: found.lowerBound) + 1)
+          }
+          searched = found.upperBound
+        }
+      }
+      return nil
     }
 
     /// `schema.graphql:3:5: the GraphQL schema is invalid: syntax error: Expected Name, found "}". Fix the SDL there.`

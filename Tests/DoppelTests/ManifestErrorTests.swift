@@ -15,7 +15,7 @@ import Testing
       ),
       (
         "{\n  \"stub\": []\n}",
-        #"2:3: unknown key "stub". Did you mean "stubs"? The keys of a manifest are: $schema, description, seed, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
+        #"2:3: unknown key "stub". Did you mean "stubs"? The keys of a manifest are: $schema, description, seed, fixtureDirectory, cassettes, unmatched, stubs, scenarios, graphql."#
       ),
       (
         #"{"stubs": [{"request": {"url": "/a", "methd": "GET"}, "response": {}}]}"#,

@@ -47,7 +47,7 @@ import Testing
     let url = URL(fileURLWithPath: "Fixtures/doppel.json")
     #expect(
       throws: DoppelError(
-        #"Fixtures/doppel.json:1:2: unknown key "x". The keys of a manifest are: $schema, description, seed, fixtureDirectory, cassettes, unmatched, stubs, scenarios."#
+        #"Fixtures/doppel.json:1:2: unknown key "x". The keys of a manifest are: $schema, description, seed, fixtureDirectory, cassettes, unmatched, stubs, scenarios, graphql."#
       )
     ) {
       try Manifest(data: Data(#"{"x": 1}"#.utf8), url: url)

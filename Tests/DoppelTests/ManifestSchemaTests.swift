@@ -47,6 +47,11 @@ import Testing
     let schema = try schema()
     #expect(try keys(schema, []) == Set(ManifestKeys.manifest))
     #expect(try keys(schema, ["$defs", "scenario"]) == Set(ManifestKeys.scenario))
+    #expect(try keys(schema, ["$defs", "graphql"]) == Set(ManifestKeys.graphQLSchema))
+    #expect(
+      try keys(schema, ["$defs", "graphql", "properties", "fields", "additionalProperties", "oneOf", 0]).union(
+        keys(schema, ["$defs", "graphql", "properties", "fields", "additionalProperties", "oneOf", 1]))
+        == Set(ManifestKeys.graphQLField))
     #expect(try keys(schema, ["$defs", "stub"]) == Set(ManifestKeys.stub))
     #expect(try keys(schema, ["$defs", "cassette"]) == Set(ManifestKeys.cassette))
     #expect(try keys(schema, ["$defs", "cassetteMatching"]) == Set(ManifestKeys.cassetteMatching))

@@ -17,17 +17,21 @@ extension Backend {
   ///     `unmatched`, or ``UnmatchedPolicy/fail``.
   ///   - issueReporter: where unmatched requests are reported; by default, standard error.
   ///   - clock: the clock that delays and pacing run on.
+  ///   - extensions: what serves the parts of the manifest other modules serve, such as
+  ///     `DoppelGraphQL`'s `.graphQL` for `"graphql"` (see ``ManifestExtension``).
   ///
   /// The manifest's `seed`, when it has one, becomes the backend's ``seed``.
-  /// - Throws: ``DoppelError`` when the scenario is not in the manifest, naming the valid ones.
+  /// - Throws: ``DoppelError`` when the scenario is not in the manifest, naming the valid ones, or
+  ///   when the manifest has a part no extension given serves, or one that cannot be served.
   public convenience init(
     manifest: Manifest, scenario: ScenarioSelection = .automatic, unmatched: UnmatchedPolicy? = nil,
-    issueReporter: IssueReporter = .standardError, clock: any Clock<Duration> = ContinuousClock()
+    issueReporter: IssueReporter = .standardError, clock: any Clock<Duration> = ContinuousClock(),
+    extensions: [ManifestExtension] = []
   ) throws(DoppelError) {
     let name = try manifest.resolveScenario(scenario)
     self.init(unmatched: unmatched ?? manifest.unmatched ?? .fail, issueReporter: issueReporter, clock: clock)
     if let seed = manifest.seed { self.seed = seed }
-    register(manifest.stubs(for: name))
+    try add(manifest, scenario: name, extensions: extensions)
   }
 
   /// A backend serving a fixture directory laid out as `<host>/<path>` (see
@@ -46,13 +50,39 @@ extension Backend {
   /// Adds a manifest's base stubs and one scenario's to this backend, after (so over) its current
   /// stubs. The manifest's `unmatched` and `seed` are not applied.
   ///
-  /// - Returns: the handles of the stubs added, base stubs first.
-  /// - Throws: ``DoppelError`` when the scenario is not in the manifest; nothing is added then.
+  /// - Parameters:
+  ///   - manifest: the stubs and scenarios.
+  ///   - scenario: which scenario to layer over the base stubs (see
+  ///     ``init(manifest:scenario:unmatched:issueReporter:clock:extensions:)``).
+  ///   - extensions: what serves the parts of the manifest other modules serve, such as
+  ///     `DoppelGraphQL`'s `.graphQL` for `"graphql"` (see ``ManifestExtension``).
+  /// - Returns: the handles of the stubs added, base stubs first, then the GraphQL schema's.
+  /// - Throws: ``DoppelError`` when the scenario is not in the manifest, or the manifest has a part
+  ///   no extension given serves, or one that cannot be served; nothing is added then.
   @discardableResult
-  public func addStubs(from manifest: Manifest, scenario: ScenarioSelection = .automatic) throws(DoppelError)
+  public func addStubs(
+    from manifest: Manifest, scenario: ScenarioSelection = .automatic, extensions: [ManifestExtension] = []
+  ) throws(DoppelError) -> [StubHandle] {
+    try add(manifest, scenario: try manifest.resolveScenario(scenario), extensions: extensions)
+  }
+
+  /// A manifest's stubs alone, its `graphql` left out: for checks of the stubs written in it.
+  @discardableResult
+  package func addStubsLeavingOutExtensions(from manifest: Manifest, scenario: ScenarioSelection) throws(DoppelError)
     -> [StubHandle]
   {
     register(manifest.stubs(for: try manifest.resolveScenario(scenario)))
+  }
+
+  /// The stubs of `manifest` with `scenario`, and its GraphQL schema when it has one: the schema
+  /// is read first, so that nothing is added when it cannot be served.
+  @discardableResult
+  private func add(_ manifest: Manifest, scenario: String?, extensions: [ManifestExtension]) throws(DoppelError)
+    -> [StubHandle]
+  {
+    guard let graphQL = manifest.graphQL(for: scenario) else { return register(manifest.stubs(for: scenario)) }
+    let served = try graphQL.serve(on: self, extensions: extensions)
+    return register(manifest.stubs(for: scenario)) + [served]
   }
 
   @discardableResult

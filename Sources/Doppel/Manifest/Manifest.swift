@@ -38,6 +38,8 @@ public struct Manifest: Sendable {
   let stubs: [ManifestStub]
   let scenarios: [ManifestScenario]
   let unmatched: UnmatchedPolicy?
+  /// The manifest's `graphql`, which `DoppelGraphQL` serves.
+  let graphQL: ManifestGraphQL?
   /// The manifest's `seed`: where random delays and failure rates start from (see ``Backend/seed``).
   public let seed: UInt64?
   private let scenariosPosition: TextPosition?
@@ -89,6 +91,7 @@ public struct Manifest: Sendable {
     stubs = document.stubs
     scenarios = document.scenarios
     unmatched = document.unmatched
+    graphQL = document.graphQL
     seed = document.seed
     scenariosPosition = document.scenariosPosition
   }
@@ -105,6 +108,7 @@ public struct Manifest: Sendable {
     description = nil
     scenarios = []
     unmatched = nil
+    graphQL = nil
     seed = nil
     scenariosPosition = nil
   }
@@ -170,4 +174,12 @@ public struct Manifest: Sendable {
   func stubs(for scenario: String?) -> [ManifestStub] {
     stubs + (scenarios.first { $0.name == scenario }?.stubs ?? [])
   }
+
+  /// The GraphQL schema to serve with `scenario`: the scenario's `graphql`, else the base's.
+  package func graphQL(for scenario: String?) -> ManifestGraphQL? {
+    scenarios.first { $0.name == scenario }?.graphQL ?? graphQL
+  }
+
+  /// The `graphql` of the base and of each scenario that has one, in the order written.
+  package var graphQLEntries: [ManifestGraphQL] { [graphQL].compactMap(\.self) + scenarios.compactMap(\.graphQL) }
 }

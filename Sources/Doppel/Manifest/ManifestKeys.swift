@@ -3,10 +3,14 @@
 enum ManifestKeys {
   /// The top level.
   static let manifest = [
-    "$schema", "description", "seed", "fixtureDirectory", "cassettes", "unmatched", "stubs", "scenarios",
+    "$schema", "description", "seed", "fixtureDirectory", "cassettes", "unmatched", "stubs", "scenarios", "graphql",
   ]
   /// One scenario under `scenarios`.
-  static let scenario = ["description", "fixtureDirectory", "cassettes", "stubs"]
+  static let scenario = ["description", "fixtureDirectory", "cassettes", "stubs", "graphql"]
+  /// The top level's (or a scenario's) `graphql`: a schema served with made-up data.
+  static let graphQLSchema = ["schema", "endpoint", "seed", "listLength", "types", "fields", "scalars"]
+  /// One answer of a `graphql`'s `fields`.
+  static let graphQLField = ["json", "error", "extensions"]
   /// One cassette under `cassettes`, when it is an object rather than a path.
   static let cassette = ["file", "matching", "timings"]
   /// A cassette's `matching`.

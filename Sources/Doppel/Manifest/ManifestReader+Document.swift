@@ -27,6 +27,8 @@ struct ManifestScenario: Sendable {
   let name: String
   let description: String?
   let stubs: [ManifestStub]
+  /// The scenario's `graphql`, which replaces the base's.
+  var graphQL: ManifestGraphQL?
 }
 
 extension ManifestReader {
@@ -37,6 +39,7 @@ extension ManifestReader {
     var seed: UInt64?
     var stubs: [ManifestStub] = []
     var scenarios: [ManifestScenario] = []
+    var graphQL: ManifestGraphQL?
     /// Where `"scenarios"` is, for errors about scenario names.
     var scenariosPosition: TextPosition?
   }
@@ -67,14 +70,19 @@ extension ManifestReader {
       }
     }
     document.stubs = stubs(in: fields)
+    if let node = fields["graphql"] {
+      document.graphQL = collecting { () throws(ManifestProblem) in
+        try graphQLSchema(node, fields.path("graphql"), seed: document.seed)
+      }
+    }
     if let node = fields["scenarios"] {
       document.scenariosPosition = position(fields.keyOffset("scenarios"))
-      document.scenarios = scenarios(node, fields.path("scenarios"))
+      document.scenarios = scenarios(node, fields.path("scenarios"), seed: document.seed)
     }
     return document
   }
 
-  private func scenarios(_ node: PositionedJSON, _ path: ManifestKeyPath) -> [ManifestScenario] {
+  private func scenarios(_ node: PositionedJSON, _ path: ManifestKeyPath, seed: UInt64?) -> [ManifestScenario] {
     guard case .object(let members) = node.value else {
       record(
         error(
@@ -99,7 +107,13 @@ extension ManifestReader {
       if let node = scenario["description"] {
         description = collecting { () throws(ManifestProblem) in try string(node, scenario.path("description")) }
       }
-      scenarios.append(ManifestScenario(name: member.key, description: description, stubs: stubs(in: scenario)))
+      var read = ManifestScenario(name: member.key, description: description, stubs: stubs(in: scenario))
+      if let node = scenario["graphql"] {
+        read.graphQL = collecting { () throws(ManifestProblem) in
+          try graphQLSchema(node, scenario.path("graphql"), seed: seed)
+        }
+      }
+      scenarios.append(read)
     }
     return scenarios
   }

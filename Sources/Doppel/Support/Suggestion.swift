@@ -1,8 +1,8 @@
 /// "Did you mean …?" for a name that is close to a known one.
-enum Suggestion {
+package enum Suggestion {
   /// The known name closest to `name`, when it is close enough to be a likely typo: the same
   /// letters in another case, or a few edits away (a swapped pair of letters counts as one edit).
-  static func closest(to name: String, in candidates: [String]) -> String? {
+  package static func closest(to name: String, in candidates: [String]) -> String? {
     let lowered = name.lowercased()
     if let sameLetters = candidates.first(where: { $0.lowercased() == lowered }) { return sameLetters }
     let allowed = max(1, name.count / 3)
@@ -15,7 +15,7 @@ enum Suggestion {
   }
 
   /// ` Did you mean "status"?`, or an empty string.
-  static func didYouMean(_ name: String, in candidates: [String]) -> String {
+  package static func didYouMean(_ name: String, in candidates: [String]) -> String {
     closest(to: name, in: candidates).map { " Did you mean \"\($0)\"?" } ?? ""
   }
 
