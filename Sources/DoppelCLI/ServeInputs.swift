@@ -120,6 +120,9 @@
           } else if let scenario, manifest.scenarioNames.contains(scenario) {
             part += " (scenario \"\(scenario)\")"
           }
+          if let graphQL = manifest.graphQL(for: scenario.flatMap { manifest.scenarioNames.contains($0) ? $0 : nil }) {
+            part += " (GraphQL \(graphQL.schema.lastPathComponent) at \(graphQL.endpointText))"
+          }
           parts.append(part)
         case .cassette(let index):
           parts.append(cassettes[index].path)

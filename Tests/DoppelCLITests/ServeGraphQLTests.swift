@@ -38,6 +38,53 @@
       #expect(await doppel.waitForExit() == 0)
     }
 
+    /// A manifest's `"graphql"` serves its schema with the manifest's overrides, and a scenario's
+    /// replaces it.
+    @Test func servesAManifestsGraphQL() async throws {
+      let manifest = """
+        {
+          "graphql": {"schema": "social.graphql", "types": {"User": {"displayName": "Ada Lovelace"}}},
+          "scenarios": {"lonely": {"graphql": {"schema": "social.graphql", "endpoint": "/api/graphql"}}}
+        }
+        """
+      let directory = try socialSchemaFolder(["doppel.json": manifest])
+      let doppel = try DoppelProcess(["serve", "doppel.json", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      #expect(
+        try await doppel.line(containing: "Serving").contains(
+          "doppel.json (GraphQL social.graphql at /graphql): 1 stub at"))
+      #expect(
+        try await fetch(query(base, "query Me { viewer { displayName } }"))
+          == (200, #"{"data":{"viewer":{"displayName":"Ada Lovelace"}}}"#))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+
+      let lonely = try DoppelProcess(
+        ["serve", "doppel.json", "--port", "0", "--no-watch", "--scenario", "lonely"], directory: directory)
+      let lonelyBase = try await lonely.serverURL()
+      #expect(
+        try await lonely.line(containing: "Serving").contains(
+          "doppel.json (scenario \"lonely\") (GraphQL social.graphql at /api/graphql): 1 stub at"))
+      let moved = try await fetch(query(lonelyBase.appendingPathComponent("api"), "query Me { viewer { __typename } }"))
+      #expect(moved == (200, #"{"data":{"viewer":{"__typename":"User"}}}"#))
+      lonely.interrupt()
+      #expect(await lonely.waitForExit() == 0)
+    }
+
+    @Test func aManifestsGraphQLOverrideOfAnUnknownTypeIsRefused() async throws {
+      let manifest = #"{"graphql": {"schema": "social.graphql", "types": {"Usr": {}}}}"#
+      let directory = try socialSchemaFolder(["doppel.json": manifest])
+      let (status, _, error) = try await DoppelProcess.run(["serve", "--port", "0", "--no-watch"], directory: directory)
+      #expect(status != 0)
+      #expect(
+        error.contains(
+          #"doppel.json:1:52: graphql.types.Usr: social.graphql has no object type Usr. Did you mean "User"? Name an object type (an interface or union is answered with one of its object types)."#
+        ))
+      let lint = try await DoppelProcess.run(["lint", "doppel.json"], directory: directory)
+      #expect(lint.status == 1)
+      #expect(lint.output.contains(#"doppel.json:1:52: graphql.types.Usr: social.graphql has no object type Usr."#))
+    }
+
     @Test func aBrokenSchemaNamesFileLineAndColumn() async throws {
       let directory = try socialSchemaFolder(["broken.graphql": "type Query {\n  viewer User\n}\n"])
       let (status, _, error) = try await DoppelProcess.run(
