@@ -54,7 +54,8 @@
       for override in entry.types {
         guard schema.getType(name: override.name) is GraphQLObjectType else {
           problems.append(
-            "\(override.place): \(document.name) has no object type \(override.name).\(Suggestion.didYouMean(override.name, in: objectTypes)) Name an object type (an interface or union is answered with one of its object types).")
+            "\(override.place): \(document.name) has no object type \(override.name).\(Suggestion.didYouMean(override.name, in: objectTypes)) Name an object type (an interface or union is answered with one of its object types)."
+          )
           continue
         }
         let value = override.value
@@ -64,13 +65,15 @@
         let parts = override.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let type = schema.getType(name: parts[0]) as? GraphQLObjectType else {
           problems.append(
-            "\(override.place): \(document.name) has no object type \(override.name.split(separator: ".").first.map(String.init) ?? override.name).\(Suggestion.didYouMean(parts[0], in: objectTypes)) Name a field as Type.field, such as Query.viewer.")
+            "\(override.place): \(document.name) has no object type \(override.name.split(separator: ".").first.map(String.init) ?? override.name).\(Suggestion.didYouMean(parts[0], in: objectTypes)) Name a field as Type.field, such as Query.viewer."
+          )
           continue
         }
         let fieldNames = ((try? type.fields()) ?? [:]).keys.sorted()
         guard fieldNames.contains(parts[1]) else {
           problems.append(
-            "\(override.place): \(document.name) has no field \(parts[1]) on \(parts[0]).\(Suggestion.didYouMean(parts[1], in: fieldNames)) The fields of \(parts[0]) are: \(fieldNames.joined(separator: ", ")).")
+            "\(override.place): \(document.name) has no field \(parts[1]) on \(parts[0]).\(Suggestion.didYouMean(parts[1], in: fieldNames)) The fields of \(parts[0]) are: \(fieldNames.joined(separator: ", "))."
+          )
           continue
         }
         switch override.value {
@@ -82,7 +85,8 @@
       for override in entry.scalars {
         guard schema.getType(name: override.name) is GraphQLScalarType else {
           problems.append(
-            "\(override.place): \(document.name) has no scalar \(override.name).\(Suggestion.didYouMean(override.name, in: scalarTypes)) The scalars are: \(scalarTypes.joined(separator: ", ")).")
+            "\(override.place): \(document.name) has no scalar \(override.name).\(Suggestion.didYouMean(override.name, in: scalarTypes)) The scalars are: \(scalarTypes.joined(separator: ", "))."
+          )
           continue
         }
         let value = override.value

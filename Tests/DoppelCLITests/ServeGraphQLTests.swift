@@ -74,7 +74,8 @@
     @Test func aManifestsGraphQLOverrideOfAnUnknownTypeIsRefused() async throws {
       let manifest = #"{"graphql": {"schema": "social.graphql", "types": {"Usr": {}}}}"#
       let directory = try socialSchemaFolder(["doppel.json": manifest])
-      let (status, _, error) = try await DoppelProcess.run(["serve", "--port", "0", "--no-watch"], directory: directory)
+      let (status, _, error) = try await DoppelProcess.run(
+        ["serve", "--port", "0", "--no-watch"], directory: directory)
       #expect(status != 0)
       #expect(
         error.contains(

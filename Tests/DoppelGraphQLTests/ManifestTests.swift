@@ -55,7 +55,8 @@
         answer.contains([
           "errors": [["message": "age is private", "path": ["viewer", "age"], "extensions": ["code": "FORBIDDEN"]]]
         ]))
-      if case .object(let top) = answer, case .object(let data)? = top["data"], case .object(let user)? = data["viewer"],
+      if case .object(let top) = answer, case .object(let data)? = top["data"],
+        case .object(let user)? = data["viewer"],
         case .object(let friends)? = user["friends"], case .array(let edges)? = friends["edges"]
       {
         #expect(edges.count == 1)
@@ -112,7 +113,8 @@
     }
 
     @Test func aSchemaThatCannotBeUsedIsNamedWithTheManifestsLine() throws {
-      let file = try manifestFile(#"{"graphql": {"schema": "social.graphql"}}"#, schema: "type Query {\n  hello: Strin\n}")
+      let file = try manifestFile(
+        #"{"graphql": {"schema": "social.graphql"}}"#, schema: "type Query {\n  hello: Strin\n}")
       defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
       let manifest = try Manifest.load(contentsOf: file)
       #expect(

@@ -129,7 +129,8 @@ extension ManifestReader {
       if fields["extensions"] != nil {
         throw error(
           at: fields.keyOffset("extensions"), path,
-          "\"extensions\" belongs to an error; remove it, or answer with {\"error\": \"message\", \"extensions\": {…}}.")
+          "\"extensions\" belongs to an error; remove it, or answer with {\"error\": \"message\", \"extensions\": {…}}."
+        )
       }
       return .json(value.jsonValue)
     }
@@ -142,10 +143,12 @@ extension ManifestReader {
     var extensions: JSONValue?
     if let node = fields["extensions"] {
       guard case .object = node.value else {
-        throw error(node, fields.path("extensions"), "expected the error's extensions (a JSON object), found \(node.kind).")
+        throw error(
+          node, fields.path("extensions"), "expected the error's extensions (a JSON object), found \(node.kind).")
       }
       extensions = node.jsonValue
     }
-    return .error(message: try nonEmptyString(message, fields.path("error"), what: "an error message"), extensions: extensions)
+    return .error(
+      message: try nonEmptyString(message, fields.path("error"), what: "an error message"), extensions: extensions)
   }
 }

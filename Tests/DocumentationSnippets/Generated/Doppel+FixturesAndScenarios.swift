@@ -35,15 +35,15 @@ func snippet_Doppel_FixturesAndScenarios_L61() async throws {
   }
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:250
-func snippet_Doppel_FixturesAndScenarios_L250() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:274
+func snippet_Doppel_FixturesAndScenarios_L274() async throws {
   backend.stub(
     .get("https://api.example.com/users/{id}"),
     Response.json(raw: #"{"id": "{{path.id}}", "seen": "{{now}}"}"#).templated())
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:268
-func snippet_Doppel_FixturesAndScenarios_L268() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:292
+func snippet_Doppel_FixturesAndScenarios_L292() async throws {
   let empty = try Backend(manifest: manifest, scenario: "empty")  // chosen in code
   let base = try Backend(manifest: manifest, scenario: .base)     // the base stubs only
   let chosen = try Backend(manifest: manifest)                    // .automatic: from the environment
@@ -53,21 +53,21 @@ func snippet_Doppel_FixturesAndScenarios_L268() async throws {
   _ = chosen
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:344
-func snippet_Doppel_FixturesAndScenarios_L344() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:368
+func snippet_Doppel_FixturesAndScenarios_L368() async throws {
   let requester = BreedRequester(session: backend.session, url: breedsURL)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:353
-func snippet_Doppel_FixturesAndScenarios_L353() async throws {
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:377
+func snippet_Doppel_FixturesAndScenarios_L377() async throws {
   let requester = BreedRequester(url: breedsURL, load: backend.handler)
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = requester
 }
 
-// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:362
+// Sources/Doppel/Doppel.docc/FixturesAndScenarios.md:386
 protocol DataLoading: Sendable {
   func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }

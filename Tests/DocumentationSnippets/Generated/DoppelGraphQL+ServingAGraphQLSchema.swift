@@ -42,9 +42,20 @@ func snippet_DoppelGraphQL_ServingAGraphQLSchema_L27() async throws {
 }
 #endif
 
-// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:66
+// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:71
 #if GraphQL
-func snippet_DoppelGraphQL_ServingAGraphQLSchema_L66() async throws {
+func snippet_DoppelGraphQL_ServingAGraphQLSchema_L71() async throws {
+  let manifest = try Manifest.load(contentsOf: manifestURL)
+  let backend = try Backend(manifest: manifest, scenario: "empty", extensions: [.graphQL])
+  // Generated: the snippet's values, as used by what the reader writes next.
+  _ = manifest
+  _ = backend
+}
+#endif
+
+// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:101
+#if GraphQL
+func snippet_DoppelGraphQL_ServingAGraphQLSchema_L101() async throws {
   let backend = Backend()
   try backend.validate(againstGraphQLSchema: schemaURL, at: .url("https://api.example.com/graphql"))
   backend.stub(.graphQL(operation: "Viewer"), .json(["data": ["viewer": ["__typename": "User", "displayName": 5]]]))

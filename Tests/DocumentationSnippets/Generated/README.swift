@@ -103,9 +103,9 @@ func snippet_README_L382() async throws {
   _ = remote
 }
 
-// README.md:418
+// README.md:420
 #if GraphQL
-func snippet_README_L418() async throws {
+func snippet_README_L420() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
