@@ -27,6 +27,9 @@
       #if OpenAPI
         validatedDocuments.withLock { $0 = loaded.openAPI.documents.map(\.document) }
       #endif
+      #if GraphQL
+        checkedSchemas.withLock { $0 = loaded.graphQL.checked }
+      #endif
     }
 
     /// Checks `--admin-prefix`, `--journal-limit`, `--journal-mib` and `--journal-body-kib`.

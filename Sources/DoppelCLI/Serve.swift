@@ -42,7 +42,10 @@
         A GraphQL schema (.graphql or .graphqls SDL, or an introspection result
         in .json; needs the GraphQL trait) answers POST /graphql and
         GET /graphql?query=… on any host with made-up data, the same for the
-        same request, and only requests no other input's stubs take.
+        same request, and only requests no other input's stubs take. So does a
+        manifest's "graphql". Each GraphQL request the schema contradicts, and
+        each answer of another stub there that does not fit the operation, is
+        printed as a line starting with "GraphQL:".
 
         The admin API (under /__doppel/) answers only requests a web page cannot
         send: a loopback Host (or one given with --allow-host), no foreign Origin,
@@ -212,6 +215,9 @@
           }
           Self.printViolations(of: backend)
         }
+      #endif
+      #if GraphQL
+        Self.printGraphQLViolations(of: backend)
       #endif
       configuration.allowsNonLoopback = listen.allowRemote
       configuration.unmatchedStatus = unmatchedStatus

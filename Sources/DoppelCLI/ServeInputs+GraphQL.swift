@@ -61,7 +61,25 @@
       #if GraphQL
         /// Each schema with its path as typed.
         var schemas: [(path: String, schema: GraphQLSchemaDocument)] = []
+        /// The schemas of the manifests' `graphql` (each manifest's, for the scenario served),
+        /// with their endpoints.
+        var manifestSchemas: [(schema: GraphQLSchemaDocument, endpoint: Matcher)] = []
+
+        /// Every schema served and where: what the request log's GraphQL lines check against.
+        var checked: [(schema: GraphQLSchemaDocument, endpoint: Matcher)] {
+          schemas.map { ($0.schema, Matcher.path(Self.path)) } + manifestSchemas
+        }
       #endif
+
+      /// Notes the schema a manifest's `graphql` serves (read already by the manifest's loading),
+      /// so that the request log checks against it too.
+      mutating func note(_ entry: ManifestGraphQL) {
+        #if GraphQL
+          if let schema = try? GraphQLSchemaDocument.shared(entry.schema) {
+            manifestSchemas.append((schema, entry.endpoint))
+          }
+        #endif
+      }
 
       /// Reads the schema at `path`.
       ///
@@ -98,4 +116,33 @@
       }
     }
   }
+
+  #if GraphQL
+    extension Serve {
+      /// The schemas served as last loaded, with their endpoints: what the request log's GraphQL
+      /// lines check against.
+      static let checkedSchemas = Locked([(schema: GraphQLSchemaDocument, endpoint: Matcher)]())
+
+      /// From now on, prints a line for everything a served schema contradicts in a GraphQL
+      /// request `backend` answers at the schema's endpoint, or in a `2xx` answer of another stub
+      /// there, as a test's issue would say it:
+      ///
+      /// ```text
+      /// GraphQL: Friends (operation line 1, column 40): Unknown type "PetFiltre". Did you mean "PetFilter"? (social.graphql:120 PetFilter)
+      /// ```
+      ///
+      /// The lines are printed only: the answers stay what the stubs say.
+      static func printGraphQLViolations(of backend: Backend) {
+        backend.addExchangeObserver { exchange in
+          for served in checkedSchemas.withLock({ $0 }) where served.endpoint.matches(exchange.request) {
+            for violation in served.schema.violations(
+              in: exchange.request, status: exchange.status ?? 0, body: exchange.body)
+            {
+              Console.out(Redaction.default.redact(line: "GraphQL: \(violation)"))
+            }
+          }
+        }
+      }
+    }
+  #endif
 #endif

@@ -26,6 +26,8 @@
       var scenarioNames: [String] = []
       /// The OpenAPI documents among the inputs.
       var openAPI = OpenAPIInputs()
+      /// The GraphQL schemas among the inputs and those the manifests serve.
+      var graphQL = GraphQLInputs()
     }
 
     /// Loads every input into a new backend.
@@ -109,6 +111,11 @@
       }
       try documents.addStubs(to: backend, scenario: scenario)
       schemas.addStubs(to: backend)
+      for (_, manifest) in manifests {
+        if let entry = manifest.graphQL(for: scenario.flatMap { manifest.scenarioNames.contains($0) ? $0 : nil }) {
+          schemas.note(entry)
+        }
+      }
       var parts: [String] = []
       for input in order {
         switch input {
@@ -137,7 +144,7 @@
       }
       return Loaded(
         backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")",
-        scenarioNames: names, openAPI: documents)
+        scenarioNames: names, openAPI: documents, graphQL: schemas)
     }
 
     /// A scenario that is neither a manifest's nor a named example of an OpenAPI document.

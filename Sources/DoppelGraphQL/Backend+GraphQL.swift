@@ -113,7 +113,7 @@
     private static let cache = FileCache<GraphQLSchemaDocument>()
 
     /// The schema at `url`, read once per process while the file is unchanged.
-    static func shared(_ url: URL) throws(GraphQLSchemaError) -> GraphQLSchemaDocument {
+    package static func shared(_ url: URL) throws(GraphQLSchemaError) -> GraphQLSchemaDocument {
       try cache.value(for: url) { url throws(GraphQLSchemaError) in try GraphQLSchemaDocument(contentsOf: url) }
     }
   }

@@ -38,6 +38,31 @@
       #expect(await doppel.waitForExit() == 0)
     }
 
+    /// What the schema contradicts is printed in the request log: an operation it rejects, and an
+    /// answer of a manifest's stub that does not fit the operation.
+    @Test func printsWhatTheSchemaContradicts() async throws {
+      let manifest = """
+        {"stubs": [{"request": {"graphql": {"operation": "Pets"}}, "response": {"json": {"data": {"pets": [{"name": 5}]}}}}]}
+        """
+      let directory = try socialSchemaFolder(["doppel.json": manifest])
+      let doppel = try DoppelProcess(
+        ["serve", "doppel.json", "social.graphql", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      _ = try await fetch(query(base, "query Pets { pets { name } }"))
+      #expect(
+        try await doppel.line(containing: "GraphQL: Pets")
+          == "GraphQL: Pets (answer) $.data.pets[0].name: expected a String, found the number 5 (social.graphql:57 Pet.name)"
+      )
+      let rejected = try await fetch(query(base, "query Bad { viewer { nickname } }"))
+      #expect(rejected.status == 200)
+      #expect(
+        try await doppel.line(containing: "GraphQL: Bad")
+          == #"GraphQL: Bad (operation line 1, column 22): Cannot query field "nickname" on type "User". (social.graphql:36 User)"#
+      )
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
     /// A manifest's `"graphql"` serves its schema with the manifest's overrides, and a scenario's
     /// replaces it.
     @Test func servesAManifestsGraphQL() async throws {
