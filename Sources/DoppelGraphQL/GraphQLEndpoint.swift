@@ -12,34 +12,6 @@
     /// Queries registered by hash (`extensions.persistedQuery.sha256Hash`), lower-case hex.
     private let persisted = Locked(PersistedQueries())
 
-    /// The persisted queries, at most ``QueryLimits/persistedQueries`` of them and
-    /// ``QueryLimits/persistedBytes`` of text: the oldest go first, so a client registering
-    /// without end cannot grow the process without end.
-    struct PersistedQueries {
-      private var byHash: [String: String] = [:]
-      private var order: [String] = []
-      private var first = 0
-      private var bytes = 0
-
-      subscript(hash: String) -> String? { byHash[hash] }
-
-      mutating func register(_ query: String, hash: String) {
-        guard byHash[hash] == nil else { return }
-        byHash[hash] = query
-        order.append(hash)
-        bytes += query.utf8.count
-        while byHash.count > QueryLimits.persistedQueries || bytes > QueryLimits.persistedBytes {
-          if let oldest = byHash.removeValue(forKey: order[first]) { bytes -= oldest.utf8.count }
-          first += 1
-        }
-        // The hashes before `first` are gone: drop them once they are half the array.
-        if first > order.count / 2 {
-          order.removeFirst(first)
-          first = 0
-        }
-      }
-    }
-
     init(document: GraphQLSchemaDocument, mocks: GraphQLMocks) {
       self.document = document
       self.mocks = mocks

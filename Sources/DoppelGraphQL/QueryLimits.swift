@@ -3,16 +3,16 @@
   /// nesting is measured (in one pass, without recursion) before it runs; a mock answer stops at a
   /// number of values; an endpoint keeps a bounded number of persisted queries. A request beyond a
   /// limit gets a GraphQL error that says which limit and how to stay within it.
-  enum QueryLimits {
+  package enum QueryLimits {
     /// The deepest nesting of `{`, `(` and `[` a query may have (Apollo iOS's generated
     /// operations rarely pass 20).
     static let nesting = 128
     /// The most values (objects, lists, scalars) one mock answer holds.
     static let answerValues = 100_000
     /// The most persisted queries (Apollo's APQ) one endpoint keeps; the oldest go first.
-    static let persistedQueries = 10_000
+    package static let persistedQueries = 10_000
     /// The most bytes of persisted query text one endpoint keeps.
-    static let persistedBytes = 32 << 20
+    package static let persistedBytes = 32 << 20
 
     /// How deep `text` nests braces, parentheses and brackets outside strings and comments, or
     /// `nil` as soon as it passes ``nesting``.

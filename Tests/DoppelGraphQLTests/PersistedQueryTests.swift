@@ -53,5 +53,35 @@
       #expect(response.statusCode == 200)
       #expect(String(decoding: data, as: UTF8.self).hasPrefix(#"{"data":{"viewer":{"__typename":"User","id":"#))
     }
+
+    /// A client registering without end cannot grow the process without end: beyond the count or
+    /// the bytes, the oldest queries go first, and a query kept already is not counted twice.
+    @Test func theOldestPersistedQueriesGoFirstBeyondTheLimits() {
+      var byCount = PersistedQueries(maximumCount: 3, maximumBytes: 1_000)
+      for index in 0..<1_000 { byCount.register("query Q\(index) { viewer { id } }", hash: "h\(index)") }
+      #expect(byCount.count == 3)
+      #expect(byCount["h996"] == nil)
+      #expect(byCount["h997"] == "query Q997 { viewer { id } }")
+      #expect(byCount["h999"] == "query Q999 { viewer { id } }")
+      byCount.register("another text", hash: "h999")
+      #expect(byCount["h999"] == "query Q999 { viewer { id } }")
+      #expect(byCount.count == 3)
+
+      var byBytes = PersistedQueries(maximumCount: 100, maximumBytes: 25)
+      byBytes.register(String(repeating: "a", count: 10), hash: "a")
+      byBytes.register(String(repeating: "b", count: 10), hash: "b")
+      #expect(byBytes.byteCount == 20)
+      byBytes.register(String(repeating: "c", count: 10), hash: "c")
+      #expect(byBytes["a"] == nil)
+      #expect(byBytes["b"] != nil && byBytes["c"] != nil)
+      #expect(byBytes.byteCount == 20)
+      // One query larger than the limit is not kept at all.
+      byBytes.register(String(repeating: "d", count: 30), hash: "d")
+      #expect(byBytes.count == 0 && byBytes.byteCount == 0)
+      // The served endpoint keeps the documented limits.
+      let served = PersistedQueries()
+      #expect(served.count == 0)
+      #expect(QueryLimits.persistedQueries == 10_000 && QueryLimits.persistedBytes == 32 << 20)
+    }
   }
 #endif
