@@ -9,7 +9,8 @@ import Foundation
 ///   made (`urlSession(_:didCreateTask:)`, macOS 13, iOS 16): a WebSocket task is reported through
 ///   the backend's issue reporter, with what to use instead, and cancelled before it starts, so its
 ///   caller gets `URLError(.cancelled)` at once. A session made with your own delegate
-///   (`makeSession(delegate:)`) cannot also have this one, and relies on the proxy below.
+///   (`makeSession(delegate:)`) gets a ``ForwardingTaskGuard``: this guard first, then every
+///   delegate method forwarded to yours.
 /// - Every configuration a backend routes names a proxy on a loopback port this process holds
 ///   bound and never listens on (``refusingProxy``): whatever CFNetwork would send without the
 ///   protocol is refused on loopback, never sent to the internet. FoundationNetworking ignores
@@ -21,6 +22,21 @@ final class UnservedTaskGuard: NSObject, URLSessionTaskDelegate, Sendable {
   private let backend: WeakBox<Backend>
 
   init(backend: Backend) { self.backend = WeakBox(object: backend) }
+
+  /// The delegate for a backend's session on Apple platforms: this guard alone, or with
+  /// `delegate` given, a ``ForwardingTaskGuard`` in front of it. Where there is no Objective-C
+  /// runtime to forward messages (Linux, whose sessions need no guard), `delegate` itself.
+  static func delegate(for backend: Backend, forwardingTo delegate: (any URLSessionDelegate)?)
+    -> any URLSessionDelegate
+  {
+    let guarding = UnservedTaskGuard(backend: backend)
+    guard let delegate else { return guarding }
+    #if canImport(ObjectiveC)
+      return ForwardingTaskGuard(guarding: guarding, forwardingTo: delegate)
+    #else
+      return delegate
+    #endif
+  }
 
   func urlSession(_ session: URLSession, didCreateTask task: URLSessionTask) {
     guard task is URLSessionWebSocketTask else { return }
@@ -40,6 +56,42 @@ final class UnservedTaskGuard: NSObject, URLSessionTaskDelegate, Sendable {
     }
   }
 }
+
+#if canImport(ObjectiveC)
+  /// A session delegate that runs ``UnservedTaskGuard`` as each task is made, then hands every
+  /// delegate message to the delegate the user gave `makeSession(delegate:)`, through the
+  /// Objective-C runtime: it says it responds to what that delegate responds to, and forwards each
+  /// message it does not implement itself (the pattern of RxCocoa's and others' delegate proxies).
+  /// URLSession asks `responds(to:)` before each optional delegate method, so the user's
+  /// delegate sees exactly the calls it would see alone, on the session's delegate queue.
+  ///
+  /// Only a Mac can run this (Linux has no Objective-C runtime, and its sessions need no guard).
+  // @unchecked Sendable: both stored properties are constants set in init, and the user's
+  // delegate is only messaged by URLSession, as it would be were it the session's delegate.
+  final class ForwardingTaskGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    private let guarding: UnservedTaskGuard
+    /// Kept strongly, as URLSession keeps its delegate until it is invalidated.
+    private let forwarded: any URLSessionDelegate
+
+    init(guarding: UnservedTaskGuard, forwardingTo delegate: any URLSessionDelegate) {
+      self.guarding = guarding
+      self.forwarded = delegate
+    }
+
+    override func responds(to aSelector: Selector!) -> Bool {
+      super.responds(to: aSelector) || forwarded.responds(to: aSelector)
+    }
+
+    override func forwardingTarget(for aSelector: Selector!) -> Any? {
+      forwarded.responds(to: aSelector) ? forwarded : super.forwardingTarget(for: aSelector)
+    }
+
+    func urlSession(_ session: URLSession, didCreateTask task: URLSessionTask) {
+      guarding.urlSession(session, didCreateTask: task)
+      (forwarded as? any URLSessionTaskDelegate)?.urlSession?(session, didCreateTask: task)
+    }
+  }
+#endif
 
 /// A loopback TCP port this process holds bound for its whole life and never listens on, so every
 /// connection to it is refused at once.

@@ -12,7 +12,7 @@ extension Backend {
       if platform.reusesSessionStorages {
         return makeSession(configuration: BackendRegistry.shared.sessionBase(), recycles: true)
       }
-      return makeSession(delegate: platform.guardsUnservedTasks ? UnservedTaskGuard(backend: self) : nil)
+      return makeSession()
     }
   }
 
@@ -49,11 +49,18 @@ extension Backend {
   }
 
   /// A new session answered by this backend, with your configuration, delegate and queue.
+  ///
+  /// On Apple platforms the session's `delegate` is a Doppel object that forwards every delegate
+  /// method to yours (`delegate`), and reports and cancels a WebSocket task as it is made, since
+  /// URLSession never hands one to a `URLProtocol`. Compare your delegate with the one you passed,
+  /// not with `session.delegate`.
   public func makeSession(
     configuration base: URLSessionConfiguration = .ephemeral,
     delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil
   ) -> URLSession {
-    makeSession(configuration: base, delegate: delegate, delegateQueue: delegateQueue, recycles: false)
+    let guarded =
+      Platform.current.guardsUnservedTasks ? UnservedTaskGuard.delegate(for: self, forwardingTo: delegate) : delegate
+    return makeSession(configuration: base, delegate: guarded, delegateQueue: delegateQueue, recycles: false)
   }
 
   /// A new session; when `recycles`, `base` came from ``BackendRegistry/sessionBase()`` and its cookie
