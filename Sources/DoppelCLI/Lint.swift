@@ -34,8 +34,10 @@
         With --graphql, every GraphQL request of a cassette and its recorded answer are
         checked against the schema, at the line of the entry: the operation (fields,
         arguments, types, variables) and the answer's JSON against the operation's
-        selection. A manifest's GraphQL stubs name an operation without its selection,
-        so their answers are not checked.
+        selection. A manifest's GraphQL stub names an operation without its text, so
+        its answer is checked against the schema's types, at the stub's line: every
+        field one its type has, values of the field's type, null only where allowed
+        (a field left out, or an alias, cannot be told).
         """
     )
 
@@ -230,17 +232,6 @@
         return problems
       }
 
-      /// Every stub of a manifest: the base stubs, then each scenario's, in the order written.
-      private static func stubs(of manifest: Manifest) -> [StubHandle] {
-        let base = Backend()
-        let stubs = (try? base.addStubsLeavingOutExtensions(from: manifest, scenario: .base)) ?? []
-        var all = stubs
-        for name in manifest.scenarioNames {
-          let layered = (try? Backend().addStubsLeavingOutExtensions(from: manifest, scenario: .named(name))) ?? []
-          all += layered.dropFirst(stubs.count)
-        }
-        return all
-      }
     #endif
 
     #if GraphQL
@@ -248,14 +239,43 @@
       /// line starting with the file (as typed) and the position of the entry. Other inputs, and a
       /// cassette that cannot be read (reported by ``check(_:redaction:)``), give none.
       static func check(_ path: String, against schema: GraphQLSchemaDocument) -> [String] {
-        (cassetteExchanges(path) ?? []).flatMap { exchange -> [String] in
-          guard !exchange.response.isFailure, let body = try? exchange.response.bodyData() else { return [] }
-          return schema.violations(in: exchange.request, status: exchange.response.status, body: body).map {
-            "\(exchange.place): GraphQL: \($0)"
+        if let exchanges = cassetteExchanges(path) {
+          return exchanges.flatMap { exchange -> [String] in
+            guard !exchange.response.isFailure, let body = try? exchange.response.bodyData() else { return [] }
+            return schema.violations(in: exchange.request, status: exchange.response.status, body: body).map {
+              "\(exchange.place): GraphQL: \($0)"
+            }
           }
         }
+        // A manifest's stub names its operation, not the operation's text: its answers are
+        // checked against the schema's types.
+        guard URL(fileURLWithPath: path).pathExtension.lowercased() != "har",
+          let manifest = try? Manifest.load(contentsOf: URL(fileURLWithPath: path))
+        else { return [] }
+        var problems: [String] = []
+        for stub in stubs(of: manifest) {
+          guard let operation = stub.declaredGraphQLOperation else { continue }
+          let place = "\(shown(stub.location, in: manifest, typed: path)):\(stub.location.line):\(stub.location.column)"
+          for response in stub.declaredResponses where (200..<300).contains(response.status) && !response.isFailure {
+            guard let body = try? response.bodyData() else { continue }
+            problems += schema.shapeViolations(ofAnswer: body, operation: operation).map { "\(place): GraphQL: \($0)" }
+          }
+        }
+        return problems
       }
     #endif
+
+    /// Every stub of a manifest: the base stubs, then each scenario's, in the order written.
+    private static func stubs(of manifest: Manifest) -> [StubHandle] {
+      let base = Backend()
+      let stubs = (try? base.addStubsLeavingOutExtensions(from: manifest, scenario: .base)) ?? []
+      var all = stubs
+      for name in manifest.scenarioNames {
+        let layered = (try? Backend().addStubsLeavingOutExtensions(from: manifest, scenario: .named(name))) ?? []
+        all += layered.dropFirst(stubs.count)
+      }
+      return all
+    }
 
     /// The replayable entries of the cassette at `path`, each with where it is written
     /// (`path:line:column`, the path as typed); `nil` for an input that is not a `.har` file or a

@@ -115,7 +115,7 @@
     }
 
     /// What a built-in scalar's value must be, when `value` is not one; custom scalars take anything.
-    private static func scalarProblem(_ scalar: String, _ value: JSONValue) -> String? {
+    static func scalarProblem(_ scalar: String, _ value: JSONValue) -> String? {
       switch (scalar, value) {
       case ("Int", .number(let number)) where number.rounded() == number && abs(number) <= Double(Int32.max): nil
       case ("Int", _): "an Int (a whole number of 32 bits)"

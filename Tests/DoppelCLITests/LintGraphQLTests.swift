@@ -42,6 +42,33 @@
       #expect(error == "doppel lint: 2 problems in 1 of 1 file.")
     }
 
+    /// A manifest's GraphQL stub names its operation, not the operation's text: its answer is
+    /// checked against the schema's types, at the stub's line.
+    @Test func aManifestsGraphQLStubsAnswersAreCheckedAgainstTheTypes() async throws {
+      let manifest = """
+        {
+          "stubs": [
+            {"request": {"graphql": {"operation": "Me"}}, "response": {"json": {"data": {"viewer": {"__typename": "User", "displayName": "Ada", "role": "ADMIN"}}}}},
+            {"request": {"graphql": {"operation": "Pets"}}, "response": {"json": {"data": {"pets": [{"name": 5, "species": "DRAGON", "colour": "red"}]}}}},
+            {"request": {"graphql": {"operation": "Node"}}, "response": {"json": {"data": {"node": {"__typename": "Photo", "id": "p1"}}}}},
+            {"request": {"graphql": {"operation": "Post"}}, "response": {"json": {"data": {"createPost": {"post": null}}}}},
+            {"request": "GET /health", "response": {"json": {"data": {"nope": 1}}}}
+          ]
+        }
+        """
+      let directory = try socialSchemaFolder(["doppel.json": manifest])
+      let (status, output, _) = try await DoppelProcess.run(
+        ["lint", "--graphql", "social.graphql", "doppel.json"], directory: directory)
+      #expect(status == 1)
+      #expect(
+        output.split(separator: "\n").map(String.init) == [
+          #"doppel.json:4:5: GraphQL: Pets (answer) $.data.pets[0].colour: Pet has no field "colour". Answer only fields of the type (an alias cannot be told from the operation's name alone) (social.graphql:55 Pet)"#,
+          #"doppel.json:4:5: GraphQL: Pets (answer) $.data.pets[0].name: expected a String, found the number 5 (social.graphql:57 Pet.name)"#,
+          #"doppel.json:4:5: GraphQL: Pets (answer) $.data.pets[0].species: expected one of Species's values (CAT, DOG, RABBIT), found the string "DRAGON" (social.graphql:58 Pet.species)"#,
+          #"doppel.json:5:5: GraphQL: Node (answer) $.data.node.__typename: "Photo" is not a type of Node (its types are Organisation, Pet, Post, User) (social.graphql:14 Node)"#,
+        ])
+    }
+
     @Test func aSchemaIsCheckedAsServeWouldReadIt() async throws {
       let directory = try socialSchemaFolder(["broken.graphql": "type Query {\n  viewer User\n}\n"])
       let good = try await DoppelProcess.run(["lint", "social.graphql"], directory: directory)

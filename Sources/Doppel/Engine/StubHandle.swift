@@ -443,6 +443,15 @@ extension StubHandle {
     return (method, path)
   }
 
+  /// The GraphQL operation the stub's matcher names (`.graphQL(operation:)`, a manifest request's
+  /// `graphql`), for static checks (`doppel lint --graphql`).
+  package var declaredGraphQLOperation: String? {
+    for part in matcher.flattened {
+      if case .graphQL(let pattern)? = part.spelling, let operation = pattern.operation { return operation }
+    }
+    return nil
+  }
+
   /// The responses the stub gives without running code: its fixed response, or each of its
   /// sequence. Empty for a closure or a proxy.
   package var declaredResponses: [Response] {
