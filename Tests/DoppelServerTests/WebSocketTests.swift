@@ -150,17 +150,18 @@
       let backend = quietBackend()
       backend.stub(.get("/chat"), Self.chat)
       var configuration = StubServer.Configuration()
-      // Short timeouts, with room for a loaded machine to send and read the handshake within them
-      // (3 s was once too little in CI, with every server test running at once on two cores).
-      configuration.idleTimeout = .seconds(5)
-      configuration.headerTimeout = .seconds(5)
-      configuration.webSocketIdleTimeout = .seconds(60)
+      // Timeouts with room for a loaded machine to send and read the handshake within them (3 s
+      // was once too little in CI with every server test running at once on two cores, and 5 s
+      // under ThreadSanitizer), then a silence longer than both.
+      configuration.idleTimeout = .seconds(15)
+      configuration.headerTimeout = .seconds(15)
+      configuration.webSocketIdleTimeout = .seconds(120)
       try await withStubServer(backend, configuration: configuration) { server in
         let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
         defer { connection.raw.close() }
         #expect(try await connection.readFrame() == .text("welcome"))
         // Silent for longer than the HTTP timeouts: the conversation stays open, unpinged.
-        connection.raw.setReadTimeout(.seconds(6))
+        connection.raw.setReadTimeout(.seconds(16))
         let (bytes, end) = try await connection.raw.readUntilEnd()
         #expect(bytes.isEmpty)
         #expect(end == .timedOut)
