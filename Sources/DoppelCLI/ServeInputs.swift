@@ -78,9 +78,12 @@
           _ = try first.resolveScenario(.named(scenario))
         }
       }
+      /// The scenario served of `manifest`: `scenario` when the manifest has it.
+      func scenarioName(_ manifest: Manifest) -> String? {
+        scenario.flatMap { manifest.scenarioNames.contains($0) ? $0 : nil }
+      }
       func selection(_ manifest: Manifest) -> ScenarioSelection {
-        guard let scenario, manifest.scenarioNames.contains(scenario) else { return .base }
-        return .named(scenario)
+        scenarioName(manifest).map { .named($0) } ?? .base
       }
       let backend: Backend
       var remaining = order[...]
@@ -112,7 +115,7 @@
       try documents.addStubs(to: backend, scenario: scenario)
       schemas.addStubs(to: backend)
       for (_, manifest) in manifests {
-        if let entry = manifest.graphQL(for: scenario.flatMap { manifest.scenarioNames.contains($0) ? $0 : nil }) {
+        if let entry = manifest.graphQL(for: scenarioName(manifest)) {
           schemas.note(entry)
         }
       }
@@ -124,10 +127,10 @@
           var part = path
           if manifest.url.lastPathComponent != Manifest.defaultFileName && !path.hasSuffix(".json") {
             part += " (fixture directory)"
-          } else if let scenario, manifest.scenarioNames.contains(scenario) {
-            part += " (scenario \"\(scenario)\")"
+          } else if let name = scenarioName(manifest) {
+            part += " (scenario \"\(name)\")"
           }
-          if let graphQL = manifest.graphQL(for: scenario.flatMap { manifest.scenarioNames.contains($0) ? $0 : nil }) {
+          if let graphQL = manifest.graphQL(for: scenarioName(manifest)) {
             part += " (GraphQL \(graphQL.schema.lastPathComponent) at \(graphQL.endpointText))"
           }
           parts.append(part)
