@@ -53,6 +53,17 @@
 
     private static let ping: [UInt8] = [0x89, 0x06] + Array("doppel".utf8)
 
+    @Test func anUpgradedConnectionHasNoHTTPIdleOrHeaderTimeout() throws {
+      let (channel, _) = try conversation()
+      // Silent for thirty times the HTTP timeouts: the conversation stays open, unpinged.
+      channel.embeddedEventLoop.advanceTime(by: .seconds(30))
+      #expect(try written(by: channel).isEmpty)
+      #expect(channel.isActive)
+      try send(frame(opcode: 0x1, Array("a".utf8)), on: channel)
+      #expect(try written(by: channel) == [0x81, 0x01, UInt8(ascii: "b")])
+      _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+
     @Test func anIdleConversationIsPingedThenClosedWith1001() throws {
       let (channel, backend) = try conversation()
       // Past the HTTP timeouts: nothing happens.

@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 @Suite struct BackendTests {
   @Test func stubbedStatusHeadersAndBodyReachTheCaller() async throws {
@@ -151,7 +150,6 @@ import Testing
     base.timeoutIntervalForRequest = 12
     let configuration = backend.configuration(basedOn: base)
     #expect(configuration.timeoutIntervalForRequest == 12)
-    #expect(configuration.protocolClasses?.first is DoppelURLProtocol.Type)
     let session = URLSession(configuration: configuration)
     var request = URLRequest(url: URL(string: "https://a.com/x")!)
     request.setValue("catfancy", forHTTPHeaderField: "X-App")

@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// A directory of its own under the temporary directory, for manifests and fixture files.
 struct ScratchDirectory {
@@ -237,43 +236,6 @@ extension Backend {
     #expect(new.headers.values(for: "Set-Cookie") == ["a=1", "b=2"])
   }
 
-  @Test func timingKeysMapToTheEngine() async throws {
-    let clock = ManualClock()
-    let backend = try Backend(
-      manifest: manifest(
-        """
-        {"stubs": [
-          {"request": "/slow", "response": {"text": "late", "delay": "250ms"}},
-          {"request": "/slow-error", "response": {"error": "timedOut", "delay": 1.5}},
-          {"request": "/paced", "response": {"text": "abcdef", "throttle": 100}},
-          {"request": "/chunks", "response": {"text": "abcdef", "chunked": {"size": 2, "every": "50ms"}}},
-          {"request": "/cut", "response": {"text": "abcdef", "dropAfterBytes": 3}},
-          {"request": "/never", "response": {"never": true}}
-        ]}
-        """), scenario: .base, clock: clock)
-    let timings = backend.stubs.map { stub -> String in
-      guard case .fixed(let response) = stub.responder.kind else { return "?" }
-      let timing = response.timing
-      var parts = ["delay \(timing.delay)"]
-      switch timing.pacing {
-      case .throttle(let rate)?: parts.append("throttle \(rate)")
-      case .chunks(let size, let every)?: parts.append("chunks \(size) every \(every)")
-      case .events(let events, let every)?: parts.append("\(events.count) events every \(every)")
-      case nil: break
-      }
-      if let bytes = timing.dropAfterBytes { parts.append("drop after \(bytes)") }
-      if timing.never { parts.append("never") }
-      return parts.joined(separator: ", ")
-    }
-    #expect(
-      timings == [
-        "delay 0.25 seconds", "delay 1.5 seconds", "delay 0.0 seconds, throttle 100",
-        "delay 0.0 seconds, chunks 2 every 0.05 seconds", "delay 0.0 seconds, drop after 3", "delay 0.0 seconds, never",
-      ])
-    let error = await #expect(throws: URLError.self) { try await backend.answer("https://x.com/cut") }
-    #expect(error?.code == .networkConnectionLost)
-  }
-
   @Test func loadsFromABundle() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
@@ -295,7 +257,12 @@ extension Backend {
     let overridden = try Backend(
       manifest: manifest(#"{"unmatched": "passthrough"}"#), scenario: .base, unmatched: .respond(.status(418)))
     #expect(try await overridden.answer("https://x.com/anything").status == 418)
-    #expect(try manifest(#"{"unmatched": "fail"}"#).unmatched != nil)
+    // "fail", the default policy, made explicit: the request fails with `.resourceUnavailable`.
+    let failing = try Backend(
+      manifest: manifest(#"{"unmatched": "fail"}"#), scenario: .base, unmatched: nil, issueReporter: .ignore)
+    #expect(
+      await failing.outcome(.get, "https://x.com/anything")
+        == "URLError \(URLError.Code.resourceUnavailable.rawValue)")
   }
 
   @Test func statefulStubs() async throws {

@@ -1,7 +1,6 @@
+import Doppel
 import Foundation
 import Testing
-
-@testable import Doppel
 
 /// A manifest's `websocket` responses: the script as written, and every mistake at its position.
 @Suite struct ManifestWebSocketTests {
@@ -27,24 +26,6 @@ import Testing
       ]
     }
     """
-
-  @Test func readsTheScriptAsWritten() throws {
-    let backend = try Backend(manifest: manifest(Self.chat), issueReporter: .ignore)
-    let response = try #require(stubResponse(backend))
-    let script = try #require(response.webSocketScript)
-    #expect(response.status == 101)
-    #expect(response.headers["Sec-WebSocket-Protocol"] == "chat")
-    #expect(
-      script.onConnect.map(\.description) == [
-        #"send text "welcome""#, #"send text "{\"type\":\"hello\"}" after 0.25 seconds"#,
-      ])
-    #expect(script.actions(for: .text("ping")).map(\.description) == [#"send text "pong""#])
-    #expect(script.actions(for: .text("echo me")).map(\.description) == ["send binary, 3 bytes"])
-    #expect(
-      script.actions(for: .text(#"{"type": "bye", "at": 3}"#)).map(\.description) == [#"close 4000 "bye""#])
-    #expect(script.actions(for: .text("quit")).map(\.description) == ["close 1000"])
-    #expect(script.actions(for: .binary(Data([9]))).map(\.description) == ["drop the connection after 1.0 seconds"])
-  }
 
   @Test(
     arguments: [
@@ -110,8 +91,4 @@ import Testing
     }
   }
 
-  private func stubResponse(_ backend: Backend) -> Response? {
-    guard case .fixed(let response)? = backend.stubs.first?.responder.kind else { return nil }
-    return response
-  }
 }

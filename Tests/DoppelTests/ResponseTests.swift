@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 @Suite struct ResponseTests {
   @Test func contentTypeAndLengthDefaults() async throws {
@@ -117,8 +116,7 @@ import Testing
 
   @Test func aMissingBundleResourceNamesItAndTheBundle() throws {
     let response = Response.resource("nope", withExtension: "json", in: .main)
-    #expect(throws: DoppelError.self) { try response.bodyData() }
-    let message = try #require((try? response.bodyData()) == nil ? (response.body.source.problemMessage) : nil)
+    let message = try #require(throws: DoppelError.self) { try response.bodyData() }.message
     #expect(message.hasPrefix("The resource nope.json is not in the bundle at "))
     #expect(
       message.hasSuffix(
@@ -144,13 +142,6 @@ import Testing
     let backend = quietBackend()
     backend.stub(.get("/x"), .status(42))
     #expect(await backend.outcome(.get, "https://a.com/x") == "URLError -1008")
-  }
-}
-
-extension Response.Body.Source {
-  var problemMessage: String? {
-    if case .problem(let problem) = self { return problem.message }
-    return nil
   }
 }
 

@@ -7,6 +7,7 @@ import Testing
 @Suite struct ManifestSchemaTests {
   static let schemaURL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
     .appendingPathComponent("Schemas/doppel-manifest.schema.json")
 
   private func schema() throws -> [String: Any] {
