@@ -58,19 +58,18 @@
       guard let documented = operation.body else {
         if !body.isEmpty {
           found.append(
-            OpenAPIViolation(
-              operation: operation.name, endpoint: endpoint(operation), part: "request body", jsonPath: nil,
-              rule: "the operation takes no request body, but \(body.count) bytes were sent",
-              location: operation.location))
+            violation(
+              operation, "request body", "the operation takes no request body, but \(body.count) bytes were sent",
+              at: operation.location))
         }
         return found
       }
       if body.isEmpty {
         if documented.required {
           found.append(
-            OpenAPIViolation(
-              operation: operation.name, endpoint: endpoint(operation), part: "request body", jsonPath: nil,
-              rule: "the required request body is missing", location: documented.location.appending("required")))
+            violation(
+              operation, "request body", "the required request body is missing",
+              at: documented.location.appending("required")))
         }
         return found
       }
@@ -110,19 +109,17 @@
           // A stub's path template leaves the path parameters it does not give to any value.
           if parameter.required && !pathOnly {
             found.append(
-              OpenAPIViolation(
-                operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil,
-                rule: "the required \(parameter.place) parameter \"\(parameter.name)\" is missing",
-                location: parameter.location))
+              violation(
+                operation, part, "the required \(parameter.place) parameter \"\(parameter.name)\" is missing",
+                at: parameter.location))
           }
           continue
         }
         guard let schema = parameter.schema else { continue }
         for failure in validator.validate(coerce(values, to: schema), against: schema) {
           found.append(
-            OpenAPIViolation(
-              operation: operation.name, endpoint: endpoint(operation), part: part,
-              jsonPath: failure.path == "$" ? nil : failure.path, rule: failure.rule, location: failure.location))
+            violation(
+              operation, part, failure.rule, at: failure.location, jsonPath: failure.path == "$" ? nil : failure.path))
         }
       }
       return found
@@ -134,11 +131,10 @@
     func check(status: Int, headers: HTTPHeaders, body: Data, _ operation: Operation) -> [OpenAPIViolation] {
       guard let reply = operation.reply(for: status) else {
         return [
-          OpenAPIViolation(
-            operation: operation.name, endpoint: endpoint(operation), part: "response \(status)", jsonPath: nil,
-            rule:
-              "the status \(status) is not documented; the operation documents \(operation.replies.map(\.status).joined(separator: ", "))",
-            location: operation.responsesLocation)
+          violation(
+            operation, "response \(status)",
+            "the status \(status) is not documented; the operation documents \(operation.replies.map(\.status).joined(separator: ", "))",
+            at: operation.responsesLocation)
         ]
       }
       var found: [OpenAPIViolation] = []
@@ -149,27 +145,23 @@
         if values.isEmpty {
           if header.required {
             found.append(
-              OpenAPIViolation(
-                operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil,
-                rule: "the required header \"\(header.name)\" is missing", location: header.location))
+              violation(operation, part, "the required header \"\(header.name)\" is missing", at: header.location))
           }
           continue
         }
         guard let schema = header.schema else { continue }
         for failure in validator.validate(coerce(values, to: schema), against: schema) {
           found.append(
-            OpenAPIViolation(
-              operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: nil, rule: failure.rule,
-              location: failure.location))
+            violation(operation, part, failure.rule, at: failure.location))
         }
       }
       guard !body.isEmpty else { return found }
       guard !reply.content.isEmpty else {
         found.append(
-          OpenAPIViolation(
-            operation: operation.name, endpoint: endpoint(operation), part: "response \(status) body", jsonPath: nil,
-            rule: "the response has a body of \(body.count) bytes, but the document describes none for \(reply.status)",
-            location: reply.location))
+          violation(
+            operation, "response \(status) body",
+            "the response has a body of \(body.count) bytes, but the document describes none for \(reply.status)",
+            at: reply.location))
         return found
       }
       found += checkBody(
@@ -185,9 +177,7 @@
       operation: Operation, direction: SchemaValidator.Direction
     ) -> [OpenAPIViolation] {
       func violation(_ rule: String, _ path: String? = nil, _ at: DocumentLocation) -> OpenAPIViolation {
-        OpenAPIViolation(
-          operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: path, rule: rule, location: at
-        )
+        self.violation(operation, part, rule, at: at, jsonPath: path)
       }
       guard !content.isEmpty else { return [] }
       let allowed = content.map(\.type).joined(separator: ", ")
@@ -254,6 +244,15 @@
     }
 
     func endpoint(_ operation: Operation) -> String { "\(operation.method.rawValue) \(operation.template)" }
+
+    /// A violation of `operation`, in `part`, of the rule at `location`.
+    func violation(
+      _ operation: Operation, _ part: String, _ rule: String, at location: DocumentLocation, jsonPath: String? = nil
+    ) -> OpenAPIViolation {
+      OpenAPIViolation(
+        operation: operation.name, endpoint: endpoint(operation), part: part, jsonPath: jsonPath, rule: rule,
+        location: location)
+    }
 
     /// A parameter's text as the JSON value its schema describes: `"7"` as the number 7 for an
     /// integer, `"true"` as true for a boolean, repeated or comma-separated values as an array.
