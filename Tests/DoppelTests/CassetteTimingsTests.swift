@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 @Suite struct CassetteTimingsTests {
   static func entry(_ url: String, body: String = "ok", time: Double = 0, timings: JSONValue?) throws -> HAREntry {
@@ -52,19 +51,6 @@ import Testing
     #expect(!done.isSet)
     clock.advance(by: .milliseconds(1))
     try await load.value
-  }
-
-  @Test func theReceiveTimeSpreadsTheBody() throws {
-    let timings: JSONValue = ["send": 0, "wait": 0, "receive": 500]
-    let entry = try Self.entry(
-      "https://api.example.com/big", body: String(repeating: "x", count: 1000), timings: timings)
-    let response = try entry.withRecordedTimings(.text(String(repeating: "x", count: 1000)))
-    guard case .throttle(let rate)? = response.timing.pacing else {
-      Issue.record("expected the body to be throttled")
-      return
-    }
-    #expect(rate == 2000)
-    #expect(response.timing.delay == .zero)
   }
 
   @Test func timingsAreIgnoredUnlessAskedFor() async throws {

@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 /// Several recorders writing one cassette: each `CassetteWriter` stands for a process of its own
 /// (the two-process case is in DoppelCLITests, with `doppel record`).
@@ -85,20 +84,6 @@ import Testing
     #expect(try Self.paths(url) == ["/late", "/early", "/early2"])
     try late.record([], redaction: .default)
     #expect(try Self.paths(url) == ["/late", "/early", "/early2"])
-  }
-
-  @Test func nothingNewWritesNothing() throws {
-    let url = HARRecordTests.folder().appendingPathComponent("quiet.har")
-    let writer = CassetteWriter(url: url, replacing: false)
-    try writer.record([Self.entry("/a")], redaction: .default)
-    let identity = try #require(FileIdentity(path: url.path))
-    try writer.record([], redaction: .default)
-    try writer.record([], redaction: .default)
-    #expect(FileIdentity(path: url.path) == identity)
-    // A missing file is written even with nothing in it.
-    let empty = HARRecordTests.folder().appendingPathComponent("sub/empty.har")
-    try CassetteWriter(url: empty, replacing: false).record([], redaction: .default)
-    #expect(try Cassette.load(from: empty).entries.isEmpty)
   }
 
   @Test func aSecretFoundLaterIsRemovedFromEntriesWrittenEarlier() throws {

@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 /// Faults as WireMock has them, random delays and failure rates drawn from a seed.
 @Suite(.timeLimit(.minutes(1))) struct FaultAndChanceTests {
@@ -90,26 +89,6 @@ import Testing
     #expect(try await delays(seed: 42, response) == first)
   }
 
-  @Test func aFixedDelayReplacesARandomOneAndBackAgain() {
-    let random = Response.ok.delayed(by: .uniform(min: .seconds(1), max: .seconds(2)))
-    let fixed = random.delayed(by: .seconds(3))
-    #expect(fixed.chance == nil || fixed.chance?.delay == nil)
-    #expect(fixed.timing.delay == .seconds(3))
-    let again = fixed.delayed(by: .lognormal(median: .seconds(1), sigma: 0.1))
-    #expect(again.timing.delay == .zero)
-    #expect(again.chance?.delay == .lognormal(median: .seconds(1), sigma: 0.1))
-  }
-
-  @Test func outOfRangeDistributionsAreTamedNotTrapped() {
-    var generator = SplitMix64(seed: 1)
-    #expect(RandomDelay.uniform(min: .seconds(5), max: .seconds(1)) == .uniform(min: .seconds(1), max: .seconds(5)))
-    #expect(RandomDelay.uniform(min: .seconds(-5), max: .seconds(-1)).draw(&generator) == .zero)
-    let huge = RandomDelay.lognormal(median: .seconds(1_000_000_000), sigma: .infinity)
-    #expect(huge.draw(&generator) == RandomDelay.longest)
-    let wide = RandomDelay.lognormal(median: .seconds(80_000), sigma: 10)
-    for _ in 0..<1000 { #expect(wide.draw(&generator) <= RandomDelay.longest) }
-  }
-
   /// What `count` requests get from a failing stub.
   private func outcomes(seed: UInt64, count: Int = 20) async -> String {
     let backend = quietBackend()
@@ -160,43 +139,10 @@ import Testing
   }
 
   /// `.` for each `200 ok`, `F` for anything else, over 20 requests.
-  private static func statuses(_ backend: Backend, _ url: String) async -> String {
+  static func statuses(_ backend: Backend, _ url: String) async -> String {
     var statuses = ""
     for _ in 0..<20 { statuses += await backend.outcome(.get, url) == "200 ok" ? "." : "F" }
     return statuses
-  }
-
-  @Test func aManifestSaysFaultsRandomDelaysFailureRatesAndTheSeed() async throws {
-    let loaded = try manifest(
-      #"""
-      {
-        "seed": 1,
-        "stubs": [
-          {"request": "GET https://api.example.com/empty", "response": {"fault": "emptyResponse"}},
-          {"request": "GET https://api.example.com/flaky",
-           "response": {"text": "ok", "delay": {"uniform": {"min": "100ms", "max": 0.5}},
-                        "failing": {"rate": 0.3, "with": {"status": 503}}}},
-          {"request": "GET https://api.example.com/tail",
-           "response": {"status": 204, "delay": {"lognormal": {"median": "200ms", "sigma": 0.5}}}}
-        ]
-      }
-      """#)
-    #expect(loaded.seed == 1)
-    let backend = try Backend(manifest: loaded, issueReporter: .ignore)
-    #expect(backend.seed == 1)
-    let stubs = backend.stubs
-    #expect(stubs[0].responder.problem == nil)
-    guard case .fixed(let empty) = stubs[0].responder.kind, case .fixed(let flaky) = stubs[1].responder.kind,
-      case .fixed(let tail) = stubs[2].responder.kind
-    else {
-      Issue.record("expected fixed responses")
-      return
-    }
-    #expect(ConnectionFault(try #require(empty.error)) == .empty)
-    #expect(flaky.chance?.delay == .uniform(min: .milliseconds(100), max: .milliseconds(500)))
-    #expect(flaky.chance?.failure?.rate == 0.3)
-    #expect(flaky.chance?.failure?.response.status == 503)
-    #expect(tail.chance?.delay == .lognormal(median: .milliseconds(200), sigma: 0.5))
   }
 
   @Test(
@@ -264,38 +210,5 @@ import Testing
     ])
   func manifestMistakes(json: String, expected: String) {
     #expect(manifestError(json) == "\(ManifestErrorTests.file):\(expected)")
-  }
-
-  @Test func faultsRandomDelaysFailureRatesAndProxiesAreSentAndReadBack() throws {
-    let sent: [(Responder, JSONValue)] = [
-      (.response(.fault(.connectionReset)), ["fault": "connectionReset"]),
-      (.response(.fault(.emptyResponse).delayed(by: .seconds(1))), ["fault": "emptyResponse", "delay": 1]),
-      (
-        .response(.status(204).delayed(by: .uniform(min: .milliseconds(100), max: .milliseconds(500)))),
-        ["status": 204, "delay": ["uniform": ["min": 0.1, "max": 0.5]]]
-      ),
-      (
-        .response(.status(204).delayed(by: .lognormal(median: .milliseconds(250), sigma: 0.5))),
-        ["status": 204, "delay": ["lognormal": ["median": 0.25, "sigma": 0.5]]]
-      ),
-      (
-        .response(.status(200).failing(rate: 0.25, with: .fault(.malformedChunk))),
-        ["status": 200, "failing": ["rate": 0.25, "with": ["fault": "malformedChunk"]]]
-      ),
-      (.proxy(to: URL(string: "http://127.0.0.1:9/v2")!), ["proxy": ["to": "http://127.0.0.1:9/v2"]]),
-      (
-        .proxy(to: URL(string: "https://api.example.com")!, recordingTo: URL(fileURLWithPath: "/tmp/x/api.har")),
-        ["proxy": ["to": "https://api.example.com", "record": "/tmp/x/api.har"]]
-      ),
-    ]
-    for (responder, json) in sent {
-      let wire = try responder.manifestResponse()
-      #expect(wire == json)
-      let stub: JSONValue = ["request": "/a", "response": wire]
-      let definition = try StubDefinition(
-        parsing: try JSONEncoder().encode(stub), source: "request body", directory: URL(fileURLWithPath: "/tmp"))
-      let read = Backend(issueReporter: .ignore).register(definition).responder
-      #expect(try read.manifestResponse() == json)
-    }
   }
 }

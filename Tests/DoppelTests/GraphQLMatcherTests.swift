@@ -1,8 +1,7 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 /// `.graphQL(operation:variables:)` and `.graphQL(persistedQueryHash:)`: the forms GraphQL clients
 /// send, the manifest's `graphql`, the wire to a stub server, and the near-miss report.
@@ -10,13 +9,13 @@ import Testing
   private let endpoint = "https://api.example.com/graphql"
 
   /// A `POST` with a JSON body, as Apollo and most clients send it.
-  private func post(_ body: JSONValue, headers: HTTPHeaders = ["Content-Type": "application/json"]) throws -> Request {
+  func post(_ body: JSONValue, headers: HTTPHeaders = ["Content-Type": "application/json"]) throws -> Request {
     Request(
       method: .post, url: URL(string: endpoint)!, headers: headers, body: try JSONEncoder().encode(body))
   }
 
   /// A `GET` with the operation in query items (`variables` and `extensions` as JSON text).
-  private func get(_ items: [String: String]) throws -> Request {
+  func get(_ items: [String: String]) throws -> Request {
     var components = try #require(URLComponents(string: endpoint))
     components.queryItems = items.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
     return Request(method: .get, url: try #require(components.url))
@@ -35,18 +34,6 @@ import Testing
     #expect(!matcher.matches(try post(["query": .string(query), "operationName": "Breeds"])))
     #expect(!matcher.matches(try post(["query": "query Owners { owners { name } }", "variables": ["page": 2]])))
     #expect(Matcher.graphQL(operation: "Breeds").matches(try post(["query": .string(query)])))
-  }
-
-  @Test func anAnonymousOperationIsAGraphQLRequestWithoutAName() throws {
-    let anonymous = try post(["query": "{ breeds { name } }"])
-    #expect(GraphQLRequest(anonymous)?.summary == "an anonymous operation")
-    #expect(!Matcher.graphQL(operation: "Breeds").matches(anonymous))
-    #expect(GraphQLRequest(try post(["sku": "A1"])) == nil)
-    #expect(GraphQLRequest(try get(["query": "query { breeds }"]))?.summary == "an anonymous operation")
-    #expect(
-      Matcher.graphQL(operation: "Breeds").check(anonymous).map(\.actual) == ["an anonymous operation"])
-    #expect(
-      Matcher.graphQL(operation: "Breeds").check(try post(["sku": "A1"])).map(\.actual) == ["not a GraphQL request"])
   }
 
   @Test func exactVariablesRequireTheSameVariables() throws {
@@ -105,25 +92,6 @@ import Testing
     let viaGet = try get(["operationName": "Breeds", "variables": #"{"page":2}"#, "extensions": encoded])
     #expect(byHash.matches(viaGet))
     #expect(byName.matches(viaGet))
-  }
-
-  @Test(
-    arguments: [
-      ("query Breeds { breeds { name } }", "Breeds"),
-      ("mutation AddBreed($name: String!) { addBreed(name: $name) { id } }", "AddBreed"),
-      ("subscription BreedAdded { breedAdded { name } }", "BreedAdded"),
-      ("# query Commented\nquery Real { a }", "Real"),
-      ("fragment Parts on Breed { name }\nquery WithFragment { breeds { ...Parts } }", "WithFragment"),
-      (#"query Named { search(text: "query Inner {") { id } }"#, "Named"),
-      (#"{ search(text: """query Inner""") { id } } query Second { b }"#, "Second"),
-      ("{ breeds { query } }", nil),
-      ("query { breeds }", nil),
-      ("query($page: Int) { breeds(page: $page) }", nil),
-      ("", nil),
-      ("not graphql at all {{{", nil),
-    ] as [(String, String?)])
-  func findsTheFirstOperationName(document: String, name: String?) {
-    #expect(GraphQLRequest.operationName(inDocument: document) == name)
   }
 
   @Test func servesThroughTheSession() async throws {

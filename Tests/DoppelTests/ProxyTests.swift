@@ -1,9 +1,8 @@
+import Doppel
 import Foundation
 import TestHTTPServer
 import TestSupport
 import Testing
-
-@testable import Doppel
 
 /// A stub that forwards to a real server (here a loopback one), through the URLSession door and in
 /// memory, optionally recording what it got.
@@ -81,15 +80,5 @@ import Testing
       collector.all.map(\.message) == [
         #"Invalid stub: The proxy upstream "file:///etc/hosts" is not an absolute http or https URL. Write it as https://api.example.com (a path prefix may follow)."#
       ])
-  }
-
-  @Test func theTargetAppendsPathAndQueryToTheUpstream() {
-    func target(_ upstream: String, _ url: String) -> String? {
-      Proxy(upstream: URL(string: upstream)!, recorder: nil)
-        .target(for: request(url))?.absoluteString
-    }
-    #expect(target("https://api.example.com", "http://localhost:8080/a/b?x=1") == "https://api.example.com/a/b?x=1")
-    #expect(target("https://api.example.com/v2/", "http://h/a%20b?q=%2F") == "https://api.example.com/v2/a%20b?q=%2F")
-    #expect(target("https://api.example.com:8443/v2", "http://h/") == "https://api.example.com:8443/v2/")
   }
 }

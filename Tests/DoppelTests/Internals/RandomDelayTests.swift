@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import Doppel
+
+/// The random delays and failure rates as the engine holds them: the draws from a seed, their bounds,
+/// and what a manifest and DoppelRemote make of them.
+@Suite struct RandomDelayTests {
+  @Test func aFixedDelayReplacesARandomOneAndBackAgain() {
+    let random = Response.ok.delayed(by: .uniform(min: .seconds(1), max: .seconds(2)))
+    let fixed = random.delayed(by: .seconds(3))
+    #expect(fixed.chance == nil || fixed.chance?.delay == nil)
+    #expect(fixed.timing.delay == .seconds(3))
+    let again = fixed.delayed(by: .lognormal(median: .seconds(1), sigma: 0.1))
+    #expect(again.timing.delay == .zero)
+    #expect(again.chance?.delay == .lognormal(median: .seconds(1), sigma: 0.1))
+  }
+
+  @Test func outOfRangeDistributionsAreTamedNotTrapped() {
+    var generator = SplitMix64(seed: 1)
+    #expect(RandomDelay.uniform(min: .seconds(5), max: .seconds(1)) == .uniform(min: .seconds(1), max: .seconds(5)))
+    #expect(RandomDelay.uniform(min: .seconds(-5), max: .seconds(-1)).draw(&generator) == .zero)
+    let huge = RandomDelay.lognormal(median: .seconds(1_000_000_000), sigma: .infinity)
+    #expect(huge.draw(&generator) == RandomDelay.longest)
+    let wide = RandomDelay.lognormal(median: .seconds(80_000), sigma: 10)
+    for _ in 0..<1000 { #expect(wide.draw(&generator) <= RandomDelay.longest) }
+  }
+
+  @Test func aManifestSaysFaultsRandomDelaysFailureRatesAndTheSeed() async throws {
+    let loaded = try manifest(
+      #"""
+      {
+        "seed": 1,
+        "stubs": [
+          {"request": "GET https://api.example.com/empty", "response": {"fault": "emptyResponse"}},
+          {"request": "GET https://api.example.com/flaky",
+           "response": {"text": "ok", "delay": {"uniform": {"min": "100ms", "max": 0.5}},
+                        "failing": {"rate": 0.3, "with": {"status": 503}}}},
+          {"request": "GET https://api.example.com/tail",
+           "response": {"status": 204, "delay": {"lognormal": {"median": "200ms", "sigma": 0.5}}}}
+        ]
+      }
+      """#)
+    #expect(loaded.seed == 1)
+    let backend = try Backend(manifest: loaded, issueReporter: .ignore)
+    #expect(backend.seed == 1)
+    let stubs = backend.stubs
+    #expect(stubs[0].responder.problem == nil)
+    guard case .fixed(let empty) = stubs[0].responder.kind, case .fixed(let flaky) = stubs[1].responder.kind,
+      case .fixed(let tail) = stubs[2].responder.kind
+    else {
+      Issue.record("expected fixed responses")
+      return
+    }
+    #expect(ConnectionFault(try #require(empty.error)) == .empty)
+    #expect(flaky.chance?.delay == .uniform(min: .milliseconds(100), max: .milliseconds(500)))
+    #expect(flaky.chance?.failure?.rate == 0.3)
+    #expect(flaky.chance?.failure?.response.status == 503)
+    #expect(tail.chance?.delay == .lognormal(median: .milliseconds(200), sigma: 0.5))
+  }
+
+  @Test func faultsRandomDelaysFailureRatesAndProxiesAreSentAndReadBack() throws {
+    let sent: [(Responder, JSONValue)] = [
+      (.response(.fault(.connectionReset)), ["fault": "connectionReset"]),
+      (.response(.fault(.emptyResponse).delayed(by: .seconds(1))), ["fault": "emptyResponse", "delay": 1]),
+      (
+        .response(.status(204).delayed(by: .uniform(min: .milliseconds(100), max: .milliseconds(500)))),
+        ["status": 204, "delay": ["uniform": ["min": 0.1, "max": 0.5]]]
+      ),
+      (
+        .response(.status(204).delayed(by: .lognormal(median: .milliseconds(250), sigma: 0.5))),
+        ["status": 204, "delay": ["lognormal": ["median": 0.25, "sigma": 0.5]]]
+      ),
+      (
+        .response(.status(200).failing(rate: 0.25, with: .fault(.malformedChunk))),
+        ["status": 200, "failing": ["rate": 0.25, "with": ["fault": "malformedChunk"]]]
+      ),
+      (.proxy(to: URL(string: "http://127.0.0.1:9/v2")!), ["proxy": ["to": "http://127.0.0.1:9/v2"]]),
+      (
+        .proxy(to: URL(string: "https://api.example.com")!, recordingTo: URL(fileURLWithPath: "/tmp/x/api.har")),
+        ["proxy": ["to": "https://api.example.com", "record": "/tmp/x/api.har"]]
+      ),
+    ]
+    for (responder, json) in sent {
+      let wire = try responder.manifestResponse()
+      #expect(wire == json)
+      let stub: JSONValue = ["request": "/a", "response": wire]
+      let definition = try StubDefinition(
+        parsing: try JSONEncoder().encode(stub), source: "request body", directory: URL(fileURLWithPath: "/tmp"))
+      let read = Backend(issueReporter: .ignore).register(definition).responder
+      #expect(try read.manifestResponse() == json)
+    }
+  }
+}
