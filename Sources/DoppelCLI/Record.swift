@@ -67,7 +67,7 @@
 
     @Flag(
       help:
-        "Serve the admin API under /__doppel/ (journal, stubs, reset), with the same rules as doppel serve. Off by default: every request is recorded."
+        "Serve the admin API under /__doppel/ (journal, stubs, reset), with the same rules as doppel serve; its journal is redacted as the cassette is, and answers of stubs added through it are not recorded. Off by default: every request is recorded."
     )
     var admin = false
 
@@ -107,6 +107,8 @@
       configuration.origin = .fixed(upstreamURL)
       if !quiet { configuration.onRequest = { Console.out(redaction.redact(line: $0.description)) } }
       configuration.admin.pathPrefix = admin ? "/__doppel/" : nil
+      // The journal holds real traffic: the admin API shows it redacted as the cassette is.
+      configuration.admin.journalRedaction = redaction
       let generated = trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(
         serving: backend, host: listen.host, port: listen.port, configuration: configuration)
@@ -134,25 +136,44 @@
       saving.cancel()
       try recorder.save()
       Console.out("Saved \(recorder.count) \(recorder.count == 1 ? "exchange" : "exchanges") to \(out).")
+      let skipped = recorder.skippedStubAnswers
+      if skipped > 0 {
+        Console.out(
+          "Left out \(skipped) \(skipped == 1 ? "answer" : "answers") of stubs added through the admin API: the cassette holds only what \(upstream) answered."
+        )
+      }
     }
   }
 
   /// Writes a backend's journal to a cassette, redacted, merged with what other recorders write
   /// into the same file meanwhile.
+  ///
+  /// It records what the upstream answered: the journal's unmatched entries (each went through to
+  /// the upstream), not the answers of stubs added through the admin API. It follows the journal
+  /// by entry number and generation, so a journal cleared through the admin API (`reset`,
+  /// `DELETE requests`) or trimmed by its limit loses no later exchange; and it takes each
+  /// exchange as it finishes, so a clear that comes after an exchange cannot take it away first.
   final class Recorder: Sendable {
     private let backend: Backend
     private let redaction: Redaction
     private let writer: CassetteWriter
-    /// How many journal entries were looked at, and how many of them were recorded.
-    private let handed = Locked((journal: 0, recorded: 0))
+    /// Where the journal was read up to (the generation and the number of the next entry), the
+    /// exchanges taken but not written yet, and how many were written.
+    private let state = Locked(
+      (generation: 0, next: 0, pending: [HAREntry](), recorded: 0, skippedStubAnswers: 0))
 
     init(backend: Backend, url: URL, redaction: Redaction) {
       self.backend = backend
       self.redaction = redaction
       writer = CassetteWriter(url: url, replacing: true)
+      backend.addExchangeObserver { [weak self] _ in self?.take(finished: false) }
     }
 
-    var count: Int { handed.withLock { $0.recorded } }
+    /// How many exchanges were written to the cassette.
+    var count: Int { state.withLock { $0.recorded } }
+
+    /// How many answers of stubs added through the admin API were left out.
+    var skippedStubAnswers: Int { state.withLock { $0.skippedStubAnswers } }
 
     /// Writes the cassette when something was recorded since the last write.
     func saveIfChanged() throws { try write(finished: false, always: false) }
@@ -161,28 +182,46 @@
     /// every exchange that got an answer.
     func save() throws { try write(finished: true, always: true) }
 
-    /// Hands the writer the journal entries not handed yet: those with an answer (a response or
-    /// an error), up to the first still waiting for one unless the recording is `finished`, so
-    /// that the cassette keeps the order requests came in.
-    private func write(finished: Bool, always: Bool) throws {
-      try handed.withLock { handed in
-        let journal = backend.journal
-        var entries: [HAREntry] = []
-        var next = handed.journal
-        while next < journal.count {
-          let entry = journal[next]
+    /// Takes the journal entries not taken yet: those with an answer (a response or an error), up
+    /// to the first still waiting for one unless the recording is `finished`, so that the
+    /// cassette keeps the order requests came in.
+    private func take(finished: Bool) {
+      state.withLock { state in
+        let (journal, first, generation) = backend.journal(since: state.next, ofGeneration: state.generation)
+        var next = first
+        for entry in journal {
+          if entry.stub != nil {
+            // A stub added through the admin API answered: the upstream did not.
+            if entry.response != nil || entry.error != nil || finished {
+              state.skippedStubAnswers += 1
+              next += 1
+              continue
+            }
+            break
+          }
           if let response = entry.response {
-            if let recorded = try? HAREntry(request: entry.request, response: response) { entries.append(recorded) }
+            if let recorded = try? HAREntry(request: entry.request, response: response) {
+              state.pending.append(recorded)
+            }
           } else if let error = entry.error {
-            entries.append(HAREntry(request: entry.request, error: error))
+            state.pending.append(HAREntry(request: entry.request, error: error))
           } else if !finished {
             break
           }
           next += 1
         }
-        guard always || !entries.isEmpty else { return }
-        try writer.record(entries, redaction: redaction)
-        handed = (next, handed.recorded + entries.count)
+        state.generation = generation
+        state.next = next
+      }
+    }
+
+    private func write(finished: Bool, always: Bool) throws {
+      take(finished: finished)
+      try state.withLock { state in
+        guard always || !state.pending.isEmpty else { return }
+        try writer.record(state.pending, redaction: redaction)
+        state.recorded += state.pending.count
+        state.pending = []
       }
     }
   }

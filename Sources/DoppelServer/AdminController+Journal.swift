@@ -60,7 +60,9 @@
       let (items, ranOut) = SearchBudget.measure { () -> [JSONValue] in
         var items: [JSONValue] = []
         for (offset, entry) in entries.enumerated() where filter.matches(entry.request) {
-          items.append(Self.describe(entry, index: first + offset, unmatchedStatus: unmatchedStatus))
+          items.append(
+            Self.describe(
+              entry, index: first + offset, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction))
         }
         return items
       }
@@ -79,9 +81,14 @@
 
     /// One journal entry as JSON.
     ///
-    /// - Parameter unmatchedStatus: the status the server answered a request no stub matched
-    ///   with, which the entry gets as its `status`: what the client received.
-    static func describe(_ entry: JournalEntry, index: Int, unmatchedStatus: Int) -> JSONValue {
+    /// - Parameters:
+    ///   - unmatchedStatus: the status the server answered a request no stub matched with, which
+    ///     the entry gets as its `status`: what the client received.
+    ///   - redaction: what to redact of the request (its URL, headers and body, and the near-miss
+    ///     report's request line), as recording would; `nil` to show it as sent.
+    static func describe(
+      _ entry: JournalEntry, index: Int, unmatchedStatus: Int, redaction: Redaction? = nil
+    ) -> JSONValue {
       let request = entry.request
       var object: [String: JSONValue] = [
         "index": .number(Double(index)),
@@ -91,7 +98,16 @@
         "headers": .array(request.headers.map { ["name": .string($0.name), "value": .string($0.value)] }),
         "matched": .bool(entry.isMatched),
       ]
-      if let body = request.body, !body.isEmpty {
+      if let redaction {
+        let redacted = redaction.redact(HAREntry(request: request, error: URLError(.unknown))).request
+        object["url"] = .string(redacted.url)
+        object["headers"] = .array(redacted.headers.map { ["name": .string($0.name), "value": .string($0.value)] })
+        if let body = redacted.postData?.text, !body.isEmpty {
+          object["body"] = redacted.postData?.encoding == "base64" ? ["base64": .string(body)] : ["text": .string(body)]
+        } else if let omitted = entry.omittedRequestBody {
+          object["body"] = ["length": .number(Double(omitted.length)), "sha256": .string(omitted.sha256)]
+        }
+      } else if let body = request.body, !body.isEmpty {
         if let text = String(data: body, encoding: .utf8) {
           object["body"] = ["text": .string(text)]
         } else {
@@ -113,7 +129,9 @@
         object["status"] = .number(Double(unmatchedStatus))
       }
       if let error = entry.error { object["error"] = .string("\(error)") }
-      if let report = entry.unmatchedReport { object["nearMiss"] = .string(report) }
+      if let report = entry.unmatchedReport {
+        object["nearMiss"] = .string(redaction.map { $0.redact(line: report) } ?? report)
+      }
       return .object(object)
     }
 
@@ -126,7 +144,7 @@
         // As the server sent it (StubHTTPHandler.respond): the report and a line break.
         entry.harEntry { report in .text(report + "\n", status: status, headers: ["X-Doppel-Unmatched": "1"]) }
       }
-      let data = try Cassette(entries: entries).encoded(redaction: .default)
+      let data = try Cassette(entries: entries).encoded(redaction: settings.journalRedaction ?? .default)
       return Answer(status: 200, body: .null, raw: data)
     }
 

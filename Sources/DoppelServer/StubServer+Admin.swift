@@ -80,6 +80,12 @@
       /// the same time wherever the tokens differ (`doppel serve --admin-token`).
       public var token: String?
 
+      /// The redaction the journal's requests go through before the admin API shows them
+      /// (`GET requests`, and `GET requests.har` instead of ``Redaction/default``), or `nil` (the
+      /// default) to show them as sent, as a stub server's own test traffic. `doppel record
+      /// --admin` sets its recording's redaction, so real credentials never leave it in clear.
+      public var journalRedaction: Redaction?
+
       /// Called once for each admin request the trust model refuses (a foreign `Host` or
       /// `Origin`, a missing token, a body that is not JSON), with the refusal's message, from
       /// the server's threads; `doppel serve` prints it.

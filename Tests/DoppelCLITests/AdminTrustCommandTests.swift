@@ -129,5 +129,55 @@
           "--allow-host, --admin-token, --admin-files and --admin-proxy set up the admin API, which doppel record serves only with --admin. Add --admin, or drop them."
         ))
     }
+
+    /// With `--admin`: a reset or a cleared journal takes no later exchange out of the cassette, a
+    /// stub added through the admin API is not recorded as the upstream's answer, and the journal
+    /// the admin API shows is redacted as the cassette is.
+    @Test func recordWithTheAdminAPIRecordsOnlyTheUpstreamAndShowsTheJournalRedacted() async throws {
+      let upstream = Backend(issueReporter: .ignore)
+      upstream.stub(.get("/items/{id}")) { request in .text("item \(request.pathParameters["id"] ?? "")") }
+      let directory = try temporaryDirectory()
+      let cassette = directory.appendingPathComponent("admin.har")
+      try await withStubServer(upstream) { real in
+        let recording = try DoppelProcess([
+          "record", "--upstream", real.baseURL.absoluteString, "--out", cassette.path, "--port", "0", "--quiet",
+          "--admin",
+        ])
+        defer { recording.interrupt() }
+        let base = try await recording.serverURL()
+        let remote = DoppelRemote(base)
+        let secret = ["Authorization": "Bearer s3cret-t0ken-value"]
+        for id in 1...3 {
+          #expect(try await fetch(base.appendingPathComponent("items/\(id)"), headers: secret).body == "item \(id)")
+        }
+        let (journal, _) = try await remote.journal()
+        #expect(journal.map { $0.request.path } == ["/items/1", "/items/2", "/items/3"])
+        #expect(journal.map { $0.request.headers["Authorization"] } == Array(repeating: "REDACTED", count: 3))
+        try await remote.reset()
+        for id in 4...5 {
+          #expect(try await fetch(base.appendingPathComponent("items/\(id)")).body == "item \(id)")
+        }
+        try await remote.clearJournal()
+        try await remote.stub(.get("/items/6"), .text("made up"))
+        #expect(try await fetch(base.appendingPathComponent("items/6")).body == "made up")
+        #expect(try await fetch(base.appendingPathComponent("items/7")).body == "item 7")
+        recording.interrupt()
+        #expect(await recording.waitForExit() == 0)
+        await recording.output.waitForEnd()
+        #expect(
+          recording.outputLines.suffix(2) == [
+            "Saved 6 exchanges to \(cassette.path).",
+            "Left out 1 answer of stubs added through the admin API: the cassette holds only what \(real.baseURL.absoluteString) answered.",
+          ])
+      }
+      let recorded = try Cassette.load(from: cassette).entries
+      #expect(
+        recorded.map { URL(string: $0.request.url)?.path } == [
+          "/items/1", "/items/2", "/items/3", "/items/4", "/items/5", "/items/7",
+        ])
+      #expect(
+        recorded.map { $0.response.content.text } == ["item 1", "item 2", "item 3", "item 4", "item 5", "item 7"])
+      #expect(!(try String(contentsOf: cassette, encoding: .utf8)).contains("s3cret-t0ken-value"))
+    }
   }
 #endif

@@ -137,8 +137,12 @@
       return url
     }
 
-    /// Sends SIGINT (Ctrl-C).
-    func interrupt() { kill(pid, SIGINT) }
+    /// Sends SIGINT (Ctrl-C), unless the process has ended (its number may be another's by then).
+    func interrupt() {
+      exit.withLock { state in
+        if state.status == nil { kill(pid, SIGINT) }
+      }
+    }
 
     /// Waits for the process to end; returns its exit status.
     func waitForExit() async -> Int32 {

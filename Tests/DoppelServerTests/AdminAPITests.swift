@@ -274,6 +274,27 @@
       }
     }
 
+    @Test func aJournalRedactionHidesSecretsFromTheJournalAndItsHAR() async throws {
+      let backend = quietBackend()
+      backend.stub(.post("/login"), .status(204))
+      var configuration = StubServer.Configuration()
+      configuration.admin.journalRedaction = .default
+      try await withStubServer(backend, configuration: configuration) { server in
+        _ = try await fetch(
+          server.url("/login?code=abc123xyz"), method: "POST", headers: ["Authorization": "Bearer s3cret-t0ken"],
+          body: Data(#"{"password":"hunter2"}"#.utf8))
+        let journal = try await admin(server, "GET", "requests")
+        guard case .array(let entries)? = journal.json["requests"] else { throw DoppelError("no requests") }
+        #expect(entries.count == 1)
+        #expect(entries[0]["url"]?.description.contains("abc123xyz") == false)
+        #expect(entries[0]["headers"]?.description.contains("s3cret-t0ken") == false)
+        #expect(entries[0]["body"]?.description.contains("hunter2") == false)
+        let har = try await DoppelRemote(server.baseURL).journalHAR()
+        #expect(har.entries.count == 1)
+        #expect(har.entries.first?.request.headers.contains { $0.value.contains("s3cret-t0ken") } == false)
+      }
+    }
+
     @Test func theJournalIsFilteredAndAdminRequestsAreNotInIt() async throws {
       try await withManifestServer { server in
         _ = try await fetch(server.url("/me"), headers: ["Accept": "application/json"])

@@ -352,6 +352,22 @@ public final class Backend: Sendable {
     locked.withLock { $0.journal.entries(since: start) }
   }
 
+  /// The journal's entries from number `start` on, read together with the journal's generation
+  /// (which changes each time the journal is cleared): when `generation` is not the current one,
+  /// the journal was cleared since the caller last read it, and the entries are read from 0 of the
+  /// current one. Returns the number of the first entry returned as well (later than `start` when
+  /// the limit dropped some), for a reader that must see each finished entry exactly once.
+  package func journal(
+    since start: Int, ofGeneration generation: Int
+  ) -> (entries: [JournalEntry], first: Int, generation: Int) {
+    locked.withLock { state in
+      let current = state.journal.generation
+      let from = generation == current ? start : 0
+      let (entries, _) = state.journal.entries(since: from)
+      return (entries, state.journal.appended - entries.count, current)
+    }
+  }
+
   /// Forgets every journaled request and WebSocket event (stubs and their call counts stay).
   public func clearJournal() {
     locked.withLock { state in
