@@ -31,21 +31,21 @@ func snippet_Doppel_GettingStarted_L23() async throws {
   _ = response
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:61
-func snippet_Doppel_GettingStarted_L61() async throws {
+// Sources/Doppel/Doppel.docc/GettingStarted.md:65
+func snippet_Doppel_GettingStarted_L65() async throws {
   backend.stub(.graphQL(operation: "Breeds"), .json(["data": ["breeds": []]]))
   backend.stub(.graphQL(operation: "Breeds", variables: ["page": 2]), .json(["data": ["breeds": ["Bengal"]]]))
   backend.stub(.graphQL(persistedQueryHash: "ecf4edb46db40b51"), .json(["data": ["me": ["id": "1"]]]))
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:84
-func snippet_Doppel_GettingStarted_L84() async throws {
+// Sources/Doppel/Doppel.docc/GettingStarted.md:88
+func snippet_Doppel_GettingStarted_L88() async throws {
   #expect(backend.requests.count == 1)
   #expect(backend.lastRequest?.bodyText == #"{"sku":"A1"}"#)
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:122
-struct Snippet_Doppel_GettingStarted_L122 {
+// Sources/Doppel/Doppel.docc/GettingStarted.md:126
+struct Snippet_Doppel_GettingStarted_L126 {
   @Test func loadsBreedsThroughTheSharedSession() async throws {
     try await Backend.withProcessWideBackend { backend in
       backend.stub(.get("https://api.example.com/breeds.json"), .text(#"{"breeds":[]}"#))
@@ -55,8 +55,8 @@ struct Snippet_Doppel_GettingStarted_L122 {
   }
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:144
-struct Snippet_Doppel_GettingStarted_L144 {
+// Sources/Doppel/Doppel.docc/GettingStarted.md:148
+struct Snippet_Doppel_GettingStarted_L148 {
   /// Stands in for the SDK: it makes its own session from the configuration it is given.
   final class WeatherClient {
     private let session: URLSession

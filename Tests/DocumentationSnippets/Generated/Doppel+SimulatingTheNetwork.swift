@@ -13,28 +13,26 @@ import XCTest
   import FoundationNetworking
 #endif
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:12
-func snippet_Doppel_SimulatingTheNetwork_L12() async throws {
-  let clock = ManualClock()
-  let backend = Backend(clock: clock)
-  backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:13
+struct Snippet_Doppel_SimulatingTheNetwork_L13 {
+  @Test(.doppel(clock: ManualClock()))
+  func showsLoadingThenTheBreeds() async throws {
+    let backend = Backend.current
+    let clock = try #require(backend.clock as? ManualClock)
+    backend.stub(.get("/breeds.json"), .json(breeds).delayed(by: .seconds(2)))
 
-  let model = BreedListModel(session: backend.session)
-  let load = Task { await model.load() }
-  await clock.waitForSleepers()      // the request is now waiting on the clock
-  #expect(model.state == .loading)
-  clock.advance(by: .seconds(2))     // nothing really waits
-  await load.value
-  #expect(model.state == .breeds(Breed.all))
-  // Generated: the snippet's values, as used by what the reader writes next.
-  _ = clock
-  _ = backend
-  _ = model
-  _ = load
+    let model = BreedListModel(session: backend.session)
+    let load = Task { await model.load() }
+    await clock.waitForSleepers()      // the request is now waiting on the clock
+    #expect(model.state == .loading)
+    clock.advance(by: .seconds(2))     // nothing really waits
+    await load.value
+    #expect(model.state == .breeds(Breed.all))
+  }
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:51
-func snippet_Doppel_SimulatingTheNetwork_L51() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:55
+func snippet_Doppel_SimulatingTheNetwork_L55() async throws {
   let clock = ManualClock()
   let backend = Backend(clock: clock)
   backend.stub(
@@ -47,28 +45,28 @@ func snippet_Doppel_SimulatingTheNetwork_L51() async throws {
   _ = backend
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:68
-func snippet_Doppel_SimulatingTheNetwork_L68() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:72
+func snippet_Doppel_SimulatingTheNetwork_L72() async throws {
   backend.stub(.get("/live"), .eventStream([.data("a", id: "1"), .data("b", id: "2")], every: .zero, thenDrop: true))
   backend.stub(.get("/live") && .header("Last-Event-ID", "2"), .eventStream([.data("c", id: "3")], every: .zero))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:78
-func snippet_Doppel_SimulatingTheNetwork_L78() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:82
+func snippet_Doppel_SimulatingTheNetwork_L82() async throws {
   backend.stub(.host("cdn.example.com"), .error(.notConnectedToInternet))
   backend.stub(.get("/export"), .file(report).droppingConnection(afterBytes: 1_024))
   backend.stub(.get("/hang"), .never)
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:101
-func snippet_Doppel_SimulatingTheNetwork_L101() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:105
+func snippet_Doppel_SimulatingTheNetwork_L105() async throws {
   backend.stub(.get("/breeds"), .fault(.emptyResponse))
   backend.stub(.get("/feed"), .fault(.malformedChunk))
   backend.stub(.get("/legacy"), .fault(.randomBytesThenClose))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:124
-func snippet_Doppel_SimulatingTheNetwork_L124() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:128
+func snippet_Doppel_SimulatingTheNetwork_L128() async throws {
   let backend = Backend(clock: ManualClock())
   backend.seed = 42
   backend.stub(
@@ -80,29 +78,29 @@ func snippet_Doppel_SimulatingTheNetwork_L124() async throws {
   _ = backend
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:145
-func snippet_Doppel_SimulatingTheNetwork_L145() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:149
+func snippet_Doppel_SimulatingTheNetwork_L149() async throws {
   backend.stub(.any, .status(404))
   backend.stub(
     .get("https://api.example.com/weather/{city}"),
     .proxy(to: URL(string: "https://weather.example.com/v2")!, recordingTo: cassetteURL))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:156
-func snippet_Doppel_SimulatingTheNetwork_L156() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:160
+func snippet_Doppel_SimulatingTheNetwork_L160() async throws {
   backend.stub(.get("/old"), .redirect(to: "/new", status: 301))
   backend.stub(.get("/new"), .json(breeds))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:174
-func snippet_Doppel_SimulatingTheNetwork_L174() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:178
+func snippet_Doppel_SimulatingTheNetwork_L178() async throws {
   backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc; Path=/"))
   backend.stub(.get("/me"), .status(401))
   backend.stub(.get("/me") && .header("Cookie", "session=abc"), .json(me))
 }
 
-// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:186
-func snippet_Doppel_SimulatingTheNetwork_L186() async throws {
+// Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:190
+func snippet_Doppel_SimulatingTheNetwork_L190() async throws {
   backend.stub(.get("/me"), .status(401))
   backend.stub(.post("/login"), .ok).setsState("loggedIn")
   backend.stub(.get("/me"), .json(me)).requiresState("loggedIn")

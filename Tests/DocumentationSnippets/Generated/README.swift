@@ -34,8 +34,8 @@ func snippet_README_L67() async throws {
   _ = journal
 }
 
-// README.md:143
-struct Snippet_README_L143 {
+// README.md:146
+struct Snippet_README_L146 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -48,32 +48,32 @@ struct Snippet_README_L143 {
   }
 }
 
-// README.md:166
-func snippet_README_L166() async throws {
-  let clock = ManualClock()
-  let backend = Backend(clock: clock)
-  backend.stub(.get("/breeds"), .json(breeds).delayed(by: .seconds(2)))
+// README.md:169
+struct Snippet_README_L169 {
+  @Test(.doppel(clock: ManualClock()))       // each test case gets a clock of its own
+  func showsLoadingUntilTheBreedsArrive() async throws {
+    let backend = Backend.current
+    let clock = try #require(backend.clock as? ManualClock)
+    backend.stub(.get("/breeds.json"), .json(breeds).delayed(by: .seconds(2)))
+    let model = BreedListModel(session: backend.session)
 
-  let load = Task { await model.load() }
-  await clock.waitForSleepers()              // the request is in flight
-  #expect(model.state == .loading)
-  clock.advance(by: .seconds(2))             // no real waiting
-  await load.value
-  // Generated: the snippet's values, as used by what the reader writes next.
-  _ = clock
-  _ = backend
-  _ = load
+    let load = Task { await model.load() }
+    await clock.waitForSleepers()            // the request is in flight
+    #expect(model.state == .loading)
+    clock.advance(by: .seconds(2))           // no real waiting
+    await load.value
+  }
 }
 
-// README.md:223
-func snippet_README_L223() async throws {
+// README.md:230
+func snippet_README_L230() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:249
-func snippet_README_L249() async throws {
+// README.md:256
+func snippet_README_L256() async throws {
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let (data, response) = try await backend.respond(to: URLRequest(url: breedsURL))
   // Generated: the snippet's values, as used by what the reader writes next.
@@ -82,8 +82,8 @@ func snippet_README_L249() async throws {
   _ = response
 }
 
-// README.md:259
-struct Snippet_README_L259 {
+// README.md:266
+struct Snippet_README_L266 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -92,8 +92,8 @@ struct Snippet_README_L259 {
   }
 }
 
-// README.md:382
-func snippet_README_L382() async throws {
+// README.md:389
+func snippet_README_L389() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
@@ -103,9 +103,9 @@ func snippet_README_L382() async throws {
   _ = remote
 }
 
-// README.md:420
+// README.md:427
 #if GraphQL
-func snippet_README_L420() async throws {
+func snippet_README_L427() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
