@@ -49,20 +49,10 @@
       addTeardownBlock {
         let (testCase, recorded) = failures.take(watch)
         let failed = scope.report(testCase: testCase, alreadyRecorded: recorded) || !recorded.isEmpty
-        #if canImport(Darwin)
-          // XCTAttachment exists on Apple platforms only (swift-corelibs-xctest has none).
-          let policy = AttachmentPolicy.effective(nil, environment: ProcessInfo.processInfo.environment)
-          if let testCase, policy.attaches(failed: failed || testCase.testRun?.hasSucceeded == false) {
-            for file in attachments(for: scope.backend) {
-              let attachment = XCTAttachment(data: Data(file.contents))
-              attachment.name = file.name
-              attachment.lifetime = .keepAlways
-              testCase.add(attachment)
-            }
-          }
-        #else
-          _ = failed
-        #endif
+        let policy = AttachmentPolicy.effective(nil, environment: ProcessInfo.processInfo.environment)
+        if let testCase, policy.attaches(failed: failed || testCase.testRun?.hasSucceeded == false) {
+          XCTestPlatform.attach(attachments(for: scope.backend), to: testCase)
+        }
       }
       return scope.backend
     }

@@ -134,8 +134,8 @@ import Testing
                ✗ graphql variables expected containing {"page":2}, got {"page":1}
         GraphQL operations stubbed: Breeds with variables containing {"page":2}; Owners; persisted query abc123
         Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
-          backend.stub(.post("https://api.example.com/graphql"), .status(200))
-          {"request":"POST https://api.example.com/graphql","response":{"status":200}}
+          backend.stub(.post("https://api.example.com/graphql") && .graphQL(operation: "Cats"), .status(200))
+          {"request":{"graphql":{"operation":"Cats"},"method":"POST","url":"https://api.example.com/graphql"},"response":{"status":200}}
         """)
   }
 

@@ -111,7 +111,8 @@ import Testing
     /// Async `download(for:)` is not overridable and crashes FoundationNetworking through a
     /// URLProtocol: Doppel fails it with an error that names the alternatives instead.
     @Test func asyncDownloadFailsClearlyOnLinux() async throws {
-      let backend = quietBackend()
+      let issues = IssueCollector()
+      let backend = Backend(issueReporter: issues.reporter)
       backend.stub(.get("/report.csv"), .text("a,b\n1,2\n"))
       do {
         _ = try await backend.session.download(from: URL(string: "https://a.com/report.csv")!)
@@ -122,6 +123,8 @@ import Testing
           error.localizedDescription
             == "FoundationNetworking on Linux cannot complete a download task through a URLProtocol (async download(for:) and download(from:) crash, and a delegate gets no file), so Doppel failed GET https://a.com/report.csv instead. Use downloadTask(with:completionHandler:) or a delegate on a session made by the backend (backend.session or backend.makeSession(...)), which Doppel routes through a data task, or data(for:) and write the file yourself."
         )
+        // Reported as well, so a test that swallows the error still fails.
+        #expect(issues.all.map(\.message) == [error.localizedDescription])
       }
     }
   #else

@@ -62,8 +62,8 @@ import Testing
         Invalid stubs (they match nothing):
           UnmatchedTests.swift:\(line + 1)  Invalid URL "ht tp://bad" in a stub: it contains a space at offset 2; percent-encode it (a space is %20). Write an absolute URL such as "https://api.example.com/breeds.json" or a path such as "/breeds.json".
         Add a stub for this request, or fix the closest one. This one answers it (in Swift, or in a manifest):
-          backend.stub(.post("https://a.com/orders"), .status(200))
-          {"request":"POST https://a.com/orders","response":{"status":200}}
+          backend.stub(.post("https://a.com/orders") && .jsonBody(["sku": "B2"]), .status(200))
+          {"request":{"json":{"sku":"B2"},"method":"POST","url":"https://a.com/orders"},"response":{"status":200}}
         """)
   }
 
@@ -100,6 +100,41 @@ import Testing
         """))
     backend.stub(.method("PROPFIND") && .url("https://a.com/dav/x?depth=1"), .status(200))
     #expect(await backend.outcome(HTTPMethod("PROPFIND"), "https://a.com/dav/x?depth=1") == "200 ")
+  }
+
+  @Test func thePastedStubRequiresAShortBodyAndAnswersItInSwiftAndInAManifest() async throws {
+    let backend = quietBackend()
+    _ = await backend.outcome(.post, "https://a.com/orders", body: #"{"sku":"B2","count":2,"gift":null}"#)
+    _ = await backend.outcome(.put, "https://a.com/notes/1", body: "buy milk")
+    _ = await backend.outcome(.post, "https://a.com/blob", body: String(repeating: "x", count: 301))
+    let pasted = backend.journal.map { $0.unmatchedReport?.split(separator: "\n").suffix(2).joined(separator: "\n") }
+    #expect(
+      pasted == [
+        """
+          backend.stub(.post("https://a.com/orders") && .jsonBody(["count": 2, "gift": nil, "sku": "B2"]), .status(200))
+          {"request":{"json":{"count":2,"gift":null,"sku":"B2"},"method":"POST","url":"https://a.com/orders"},"response":{"status":200}}
+        """,
+        """
+          backend.stub(.put("https://a.com/notes/1") && .body("buy milk"), .status(200))
+          {"request":{"method":"PUT","text":"buy milk","url":"https://a.com/notes/1"},"response":{"status":200}}
+        """,
+        """
+          backend.stub(.post("https://a.com/blob"), .status(200))
+          {"request":"POST https://a.com/blob","response":{"status":200}}
+        """,
+      ])
+    // Pasted, each answers its request and not another body.
+    backend.stub(.post("https://a.com/orders") && .jsonBody(["count": 2, "gift": nil, "sku": "B2"]), .status(200))
+    #expect(
+      await backend.outcome(.post, "https://a.com/orders", body: #"{"gift":null,"sku":"B2","count":2}"#) == "200 ")
+    #expect(
+      await backend.outcome(.post, "https://a.com/orders", body: #"{"sku":"B3","count":2,"gift":null}"#) != "200 ")
+    let manifest = try Manifest(
+      data: Data(
+        #"{"stubs": [{"request":{"method":"PUT","text":"buy milk","url":"https://a.com/notes/1"},"response":{"status":200}}]}"#
+          .utf8), url: URL(fileURLWithPath: "/tmp/doppel.json"))
+    try backend.addStubs(from: manifest, scenario: .base)
+    #expect(await backend.outcome(.put, "https://a.com/notes/1", body: "buy milk") == "200 ")
   }
 
   /// A backend's default reporter writes to standard error, and says once that this fails no test.

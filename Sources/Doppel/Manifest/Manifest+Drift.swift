@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension Manifest {
   /// A stub as `doppel drift` sees it: where it was declared, the request it re-sends, and what
   /// the stub answers to that request. `package`: for the tool only.

@@ -60,26 +60,101 @@ package enum NearMissReport {
   }
 
   /// A stub that answers `request`, to paste: in Swift, then as a manifest's stub object. Its
-  /// method and URL (with the query, whose items it then requires) are the request's; the
-  /// answer is a plain 200 to edit.
+  /// method and URL (with the query, whose items it then requires) are the request's, and so is
+  /// its body when it is short: JSON as `.jsonBody(…)`, other text as `.body(…)`; the answer is a
+  /// plain 200 to edit.
   static func pasteable(_ request: Request) -> [String] {
     let url = request.url.absoluteString
     let builders: Set<HTTPMethod> = [.get, .post, .put, .patch, .delete, .head]
-    let matcher =
+    var matcher =
       builders.contains(request.method)
       ? ".\(request.method.rawValue.lowercased())(\(swiftLiteral(url)))"
       : ".method(\(swiftLiteral(request.method.rawValue))) && .url(\(swiftLiteral(url)))"
+    switch PasteableBody(request) {
+    case .graphQL(let operation?, _): matcher += " && .graphQL(operation: \(swiftLiteral(operation)))"
+    case .graphQL(nil, let hash): matcher += " && .graphQL(persistedQueryHash: \(swiftLiteral(hash ?? "")))"
+    case .json(let json): matcher += " && .jsonBody(\(swiftLiteral(json)))"
+    case .text(let text): matcher += " && .body(\(swiftLiteral(text)))"
+    case nil: break
+    }
     return ["  backend.stub(\(matcher), .status(200))", "  \(manifestStub(request))"]
   }
 
   /// A manifest's stub object that answers `request`:
-  /// `{"request":"GET https://api.example.com/nope","response":{"status":200}}`.
+  /// `{"request":"GET https://api.example.com/nope","response":{"status":200}}`, with the
+  /// request's short body as `json` or `text` (`{"request":{"method":"POST","url":…,"json":…}}`).
   package static func manifestStub(_ request: Request) -> String {
-    let json = JSONValue.object([
-      "request": .string("\(request.method.rawValue) \(request.url.absoluteString)"),
-      "response": .object(["status": .number(200)]),
-    ])
+    let line = "\(request.method.rawValue) \(request.url.absoluteString)"
+    let requestValue: JSONValue
+    switch PasteableBody(request) {
+    case .graphQL(let operation, let hash):
+      requestValue = [
+        "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString),
+        "graphql": operation.map { ["operation": .string($0)] } ?? ["persistedQueryHash": .string(hash ?? "")],
+      ]
+    case .json(let json):
+      requestValue = [
+        "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString), "json": json,
+      ]
+    case .text(let text):
+      requestValue = [
+        "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString),
+        "text": .string(text),
+      ]
+    case nil: requestValue = .string(line)
+    }
+    let json = JSONValue.object(["request": requestValue, "response": .object(["status": .number(200)])])
     return "\(json)"
+  }
+
+  /// What of a request's body a pasted stub requires: a GraphQL operation's name (or its
+  /// persisted query's hash), else a body short enough to paste, as JSON (an object or an array)
+  /// or text. Longer bodies, binary ones and those with control characters are left to the user.
+  private enum PasteableBody {
+    case graphQL(operation: String?, hash: String?)
+    case json(JSONValue)
+    case text(String)
+
+    /// The most characters a pasted body has.
+    static let longest = 300
+
+    init?(_ request: Request) {
+      if let graphQL = GraphQLRequest(request), graphQL.operation != nil || graphQL.persistedQueryHash != nil {
+        self = .graphQL(operation: graphQL.operation, hash: graphQL.persistedQueryHash)
+        return
+      }
+      guard let body = request.body, !body.isEmpty, body.count <= Self.longest * 4,
+        let text = String(data: body, encoding: .utf8), text.count <= Self.longest
+      else { return nil }
+      if let json = try? JSONValue(parsing: body) {
+        switch json {
+        case .object, .array: self = .json(json)
+        default: return nil
+        }
+      } else if text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+        self = .text(text)
+      } else {
+        return nil
+      }
+    }
+  }
+
+  /// `json` as a Swift literal a `JSONValue` parameter takes: `["sku": "B2", "count": 2]`, its
+  /// object keys in order.
+  private static func swiftLiteral(_ json: JSONValue) -> String {
+    switch json {
+    case .null: return "nil"
+    case .bool(let value): return value ? "true" : "false"
+    case .number: return "\(json)"
+    case .string(let text): return swiftLiteral(text)
+    case .array(let items): return "[" + items.map(swiftLiteral).joined(separator: ", ") + "]"
+    case .object(let fields):
+      guard !fields.isEmpty else { return "[:]" }
+      return "["
+        + fields.sorted { $0.key < $1.key }.map { "\(swiftLiteral($0.key)): \(swiftLiteral($0.value))" }
+        .joined(separator: ", ")
+        + "]"
+    }
   }
 
   /// `text` as a Swift string literal.

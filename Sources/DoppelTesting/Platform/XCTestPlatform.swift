@@ -22,6 +22,20 @@
       #endif
     }
 
+    /// Attaches `files` to `testCase`'s results with `XCTAttachment`, kept whether the test passed
+    /// or failed (Xcode shows them in the test report). swift-corelibs-xctest has no attachments:
+    /// on Linux this does nothing, and Swift Testing's `.doppel` trait attaches instead.
+    static func attach(_ files: [(name: String, contents: [UInt8])], to testCase: XCTestCase) {
+      #if canImport(Darwin)
+        for file in files {
+          let attachment = XCTAttachment(data: Data(file.contents))
+          attachment.name = file.name
+          attachment.lifetime = .keepAlways
+          testCase.add(attachment)
+        }
+      #endif
+    }
+
     /// What a failure recorded at `location` is, in the terms both XCTests share; each records it
     /// in its own way (``XCTestCase/recordDoppelFailure(_:at:)``). Linux tests check it.
     struct Failure: Equatable, Sendable {
