@@ -42,6 +42,43 @@
       #expect(error == "doppel lint: 2 problems in 1 of 1 file.")
     }
 
+    /// Apollo's automatic persisted queries: an entry that sends a query by its hash alone is
+    /// checked with the text an entry of the same cassette registered for that hash; one whose
+    /// text the cassette does not hold cannot be checked, and is not reported.
+    @Test func aPersistedQuerySentByItsHashIsCheckedWithTheTextTheCassetteRegistered() async throws {
+      func quoted(_ text: String) -> String { JSONValue.string(text).description }
+      let hash = "b23447320dddd6ea521ea2d9e14d4f66c9b4a4e98441573fd3e9feaba7f0d602"
+      func entry(_ body: JSONValue, answer: String) -> String {
+        #"{"request": {"method": "POST", "url": "https://api.social.test/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}], "postData": {"mimeType": "application/json", "text": "#
+          + quoted(body.description)
+          + #"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "#
+          + quoted(answer) + "}}}"
+      }
+      func persisted(_ hash: String) -> JSONValue { ["persistedQuery": ["version": 1, "sha256Hash": .string(hash)]] }
+      let entries = [
+        entry(
+          [
+            "operationName": "Name", "query": "query Name { viewer { id displayName } }", "extensions": persisted(hash),
+          ],
+          answer: #"{"data":{"viewer":{"id":"u1","displayName":"Ada"}}}"#),
+        entry(["operationName": "Name", "extensions": persisted(hash)], answer: #"{"data":{"viewer":{"id":"u1"}}}"#),
+        entry(
+          ["operationName": "Other", "extensions": persisted(String(repeating: "0", count: 64))],
+          answer: #"{"data":{"viewer":{"nickname":"x"}}}"#),
+      ]
+      let cassette =
+        #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#
+        + "\n" + entries.joined(separator: ",\n") + "\n]}}\n"
+      let directory = try socialSchemaFolder(["recorded.har": cassette])
+      let (status, output, _) = try await DoppelProcess.run(
+        ["lint", "--graphql", "social.graphql", "recorded.har"], directory: directory)
+      #expect(status == 1)
+      #expect(
+        output.split(separator: "\n").map(String.init) == [
+          #"recorded.har:3:1: GraphQL: Name (answer) $.data.viewer.displayName: the selected field "displayName" is missing (social.graphql:38 User.displayName)"#
+        ])
+    }
+
     /// A manifest's GraphQL stub names its operation, not the operation's text: its answer is
     /// checked against the schema's types, at the stub's line.
     @Test func aManifestsGraphQLStubsAnswersAreCheckedAgainstTheTypes() async throws {

@@ -229,6 +229,51 @@
       #expect(await doppel.waitForExit() == 0)
     }
 
+    /// A cassette and a manifest beside the document: theirs answer first, and `--validate`
+    /// checks their answers against the document too.
+    @Test func aCassetteAndAManifestBesideTheDocumentAnswerFirstAndTheirAnswersAreValidated() async throws {
+      let directory = try folder([
+        "library.yaml": Self.library,
+        "doppel.json": #"""
+        {"stubs": [
+          {"request": "GET https://api.library.test/v2/books/2",
+           "response": {"json": {"id": "two", "title": "Emma", "author": "Jane Austen"}}}
+        ]}
+        """#,
+      ])
+      let recorded = try HAREntry(
+        request: Request(url: try #require(URL(string: "https://api.library.test/v2/books/1"))),
+        response: .json(["id": 1, "title": "Dune (recorded)", "author": "Frank Herbert"]))
+      try Cassette(entries: [recorded]).save(to: directory.appendingPathComponent("recorded.har"))
+      let doppel = try DoppelProcess(
+        ["serve", "library.yaml", "recorded.har", "doppel.json", "--validate", "--port", "0", "--no-watch"],
+        directory: directory)
+      let base = try await doppel.serverURL()
+      let recordedAnswer = try await fetch(url(base, "/v2/books/1"))
+      #expect(recordedAnswer.status == 200)
+      #expect(
+        try JSONValue(parsing: Data(recordedAnswer.body.utf8))
+          == ["author": "Frank Herbert", "id": 1, "title": "Dune (recorded)"])
+      // Answered by the cassette's entry, named where it is in the file.
+      let line = try await doppel.line(containing: "GET /v2/books/1 →")
+      #expect(line.hasPrefix("GET /v2/books/1 → 200 (recorded.har:"))
+      #expect(line.hasSuffix(#" "recorded.har entries[0]")"#))
+      let stubAnswer = try await fetch(url(base, "/v2/books/2"))
+      #expect(stubAnswer.status == 200)
+      #expect(stubAnswer.body == #"{"id":"two","title":"Emma","author":"Jane Austen"}"#)
+      #expect(
+        try await doppel.line(containing: "OpenAPI:")
+          == "OpenAPI: getBook (GET /books/{bookId}): response 200 body $.id: expected an integer, found the string \"two\" (library.yaml:92 components.schemas.Book.properties.id.type)"
+      )
+      // The document still answers what the others do not.
+      let documentAnswer = try await fetch(url(base, "/v2/books/3"))
+      #expect(documentAnswer.status == 200)
+      #expect(documentAnswer.body == #"{"author":"Frank Herbert","id":1,"title":"Dune"}"#)
+      #expect(doppel.outputLines.filter { $0.hasPrefix("OpenAPI:") }.count == 1)
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
     @Test func aNamedExampleIsAScenario() async throws {
       let directory = try folder(["library.yaml": Self.library])
       for (arguments, environment) in [
