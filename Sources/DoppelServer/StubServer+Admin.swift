@@ -81,7 +81,7 @@
       public var token: String?
 
       /// The redaction the journal's requests go through before the admin API shows them
-      /// (`GET requests`, and `GET requests.har` instead of ``Redaction/default``), or `nil` (the
+      /// (`GET requests`, and `GET requests.har` instead of `Redaction.default`), or `nil` (the
       /// default) to show them as sent, as a stub server's own test traffic. `doppel record
       /// --admin` sets its recording's redaction, so real credentials never leave it in clear.
       public var journalRedaction: Redaction?
