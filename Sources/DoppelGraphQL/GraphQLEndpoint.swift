@@ -149,11 +149,16 @@
       case .notGraphQL, .refused:
         return []
       case .invalid(let operation, let errors):
+        let text = GraphQLRequest(request)?.document
         return errors.map { error in
           let position = error.locations.first.map { "line \($0.line), column \($0.column)" } ?? "line 1, column 1"
+          // A variable used where another type is expected: its locations are the definition,
+          // then the use, an argument whose field the schema defines.
+          let usage = error.locations.count > 1 ? error.locations.last : nil
           return GraphQLViolation(
             operation: operation, operationPosition: position, jsonPath: nil, rule: error.message,
-            schemaPlace: schemaPlace(in: error.message))
+            schemaPlace: schemaPlace(in: error.message)
+              ?? usage.flatMap { location in text.flatMap { fieldPlace(ofArgumentAt: location, in: $0) } })
         }
       case .valid(let context):
         guard !ours, let status, (200..<300).contains(status) else { return [] }
@@ -169,6 +174,50 @@
             operation: name, operationPosition: nil, jsonPath: $0.path, rule: $0.rule, schemaPlace: $0.place)
         }
       }
+    }
+
+    /// Where the schema defines the field whose argument is at `location` of the operation `text`
+    /// (`friends(first: $first)`: the field `friends`), when exactly one type of the schema has a
+    /// field of that name.
+    private func fieldPlace(ofArgumentAt location: SourceLocation, in text: String) -> String? {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      guard location.line >= 1, location.line <= lines.count else { return nil }
+      var before = lines[..<(location.line - 1)].map { String($0) + "\n" }.joined()
+      before += String(lines[location.line - 1].unicodeScalars.prefix(max(location.column - 1, 0)))
+      // Back from the use: `name:` of the argument, then the `(` that opens the field's arguments
+      // (an input object's `{` first means the use is inside one: no single field to name).
+      var scalars = Array(before.unicodeScalars)
+      func isName(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+      }
+      var depth = 0
+      while let last = scalars.last {
+        if last == ")" || last == "]" {
+          depth += 1
+        } else if last == "[" {
+          depth -= 1
+        } else if last == "{" {
+          return nil
+        } else if last == "(" {
+          if depth == 0 { break }
+          depth -= 1
+        }
+        scalars.removeLast()
+      }
+      guard scalars.last == "(" else { return nil }
+      scalars.removeLast()
+      while let last = scalars.last, last == " " || last == "\n" || last == "\t" { scalars.removeLast() }
+      var field = ""
+      while let last = scalars.last, isName(last) {
+        field = String(last) + field
+        scalars.removeLast()
+      }
+      guard !field.isEmpty else { return nil }
+      let owners = document.lines.keys.filter {
+        $0.hasSuffix(".\(field)") && !$0.dropLast(field.count + 1).contains(".")
+      }
+      guard owners.count == 1, let owner = owners.first else { return nil }
+      return document.place(of: owner)
     }
 
     /// Where the schema defines what a validation message names: the field (`"User.friends"`, or

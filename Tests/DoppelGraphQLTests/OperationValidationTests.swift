@@ -50,7 +50,7 @@
         served.messages == [
           #"GraphQL: Friends (operation line 1, column 40): Unknown type "PetFiltre". Did you mean "PetFilter"? (social.graphql:120 PetFilter)"#,
           #"GraphQL: Friends (operation line 1, column 31): Variable "$filter" is never used in operation "Friends"."#,
-          #"GraphQL: Friends (operation line 1, column 15): Variable "$first" of type "String" used in position expecting type "Int"."#,
+          #"GraphQL: Friends (operation line 1, column 15): Variable "$first" of type "String" used in position expecting type "Int". (social.graphql:44 User.friends)"#,
         ])
     }
 

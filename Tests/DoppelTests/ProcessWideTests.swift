@@ -121,6 +121,8 @@ import Testing
     /// built-in HTTP handler first, so Doppel cannot answer it; while a backend intercepts, its
     /// requests are stopped before they reach the network and reported, each with the fix.
     /// (Were the guard broken, these hosts under the reserved `.test` domain would not resolve.)
+    /// On Apple platforms nothing stops them: URLSession reads no proxy variables there, and the
+    /// README says such a session reaches the network.
     @Test(arguments: ["default", "ephemeral"])
     func sessionsMadeFromDefaultOrEphemeralAreStoppedAndReportedOnLinux(configuration: String) async throws {
       let issues = IssueCollector()
@@ -144,7 +146,8 @@ import Testing
     }
 
     /// Loopback stays direct while a backend intercepts, so local servers in tests keep working;
-    /// and the proxy variables are put back when interception stops.
+    /// and the proxy variables are put back when interception stops. (Linux only: on Apple
+    /// platforms interception sets no proxy variables.)
     @Test func loopbackStaysDirectAndTheEnvironmentIsPutBack() async throws {
       let server = try Self.startServer()
       defer { server.stop() }

@@ -54,6 +54,7 @@ import Testing
   #if canImport(FoundationNetworking)
     /// `backend.session`'s cookie storage is reused once its backend and session are gone (making
     /// a new one costs more than a small test), emptied: no cookie of one test reaches the next.
+    /// (Linux only: on Apple platforms each session gets a new storage, and nothing is reused.)
     @Test func cookieStoragesAreReusedEmpty() async throws {
       for index in 0..<200 {
         let backend = Backend(issueReporter: .ignore)

@@ -1,9 +1,11 @@
 import Doppel
+import DoppelTesting
 import Foundation
 import Testing
 
 // The code blocks of "Code that uses URLSession.shared" and "Clients that make their own sessions"
-// in GettingStarted.md, exactly as written there, so that they compile and pass.
+// in GettingStarted.md, exactly as written there, so that they compile and pass (the generated
+// snippets compile the article's blocks, but do not run them).
 
 @Test func loadsBreedsThroughTheSharedSession() async throws {
   try await Backend.withProcessWideBackend { backend in
@@ -24,8 +26,8 @@ final class WeatherClient {
   }
 }
 
-@Test func showsTheForecast() async throws {
-  let backend = Backend()
+@Test(.doppel) func showsTheForecast() async throws {
+  let backend = Backend.current  // the trait's backend: an unmatched request fails this test
   backend.stub(.get("https://weather.example.com/forecast"), .text("sunny"))
 
   let configuration = URLSessionConfiguration.default
