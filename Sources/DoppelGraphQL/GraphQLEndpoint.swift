@@ -195,7 +195,8 @@
         if last == ")" || last == "]" {
           depth += 1
         } else if last == "[" {
-          depth -= 1
+          // The use is inside a list (`ids: [$a, $b]`), or a list closed before it.
+          if depth > 0 { depth -= 1 }
         } else if last == "{" {
           return nil
         } else if last == "(" {
