@@ -3,7 +3,7 @@ import Testing
 
 /// `.doppel(clock:)` and `makeBackend(clock:)`: time in tests, with the
 /// end-of-test verification kept.
-@Suite(.timeLimit(.minutes(1))) struct ClockTests {
+@Suite(.timeLimit(.minutes(2))) struct ClockTests {
   @Test(.doppel(clock: ManualClock()) { $0.stub(.get("/slow"), Response.text("late").delayed(by: .seconds(30))) })
   func theTraitGivesEachTestCaseItsOwnManualClock() async throws {
     let clock = try #require(Backend.current.clock as? ManualClock)

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CassetteTimingsTests {
+@Suite(.timeLimit(.minutes(2))) struct CassetteTimingsTests {
   static func entry(_ url: String, body: String = "ok", time: Double = 0, timings: JSONValue?) throws -> HAREntry {
     var entry = try HAREntry(request: Request(url: URL(string: url)!), response: .text(body))
     entry.time = time

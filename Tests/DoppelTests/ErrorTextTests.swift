@@ -4,7 +4,7 @@ import Testing
 
 /// A failure Doppel makes prints as its message wherever it is printed or interpolated, on Linux
 /// as on Apple platforms: never as `Error Domain=NSURLErrorDomain Code=… "(null)" UserInfo={…}`.
-@Suite(.timeLimit(.minutes(1))) struct ErrorTextTests {
+@Suite(.timeLimit(.minutes(2))) struct ErrorTextTests {
   private func failure(_ backend: Backend, _ request: URLRequest) async -> (any Error)? {
     do {
       _ = try await backend.session.data(for: request)

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RedirectTests {
+@Suite(.timeLimit(.minutes(2))) struct RedirectTests {
   @Test func aRelativeRedirectIsFollowedToTheFinalResponse() async throws {
     let backend = quietBackend()
     backend.stub(.get("https://a.com/old"), .redirect(to: "/new", status: 301))
@@ -96,7 +96,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CookieTests {
+@Suite(.timeLimit(.minutes(2))) struct CookieTests {
   @Test func aStubbedSetCookieLandsInTheSessionsStorageAndIsSentBack() async throws {
     let backend = quietBackend()
     backend.stub(.post("/login"), .status(204).header("Set-Cookie", "session=abc123; Path=/"))
@@ -126,7 +126,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AuthenticationTests {
+@Suite(.timeLimit(.minutes(2))) struct AuthenticationTests {
   /// On Linux FoundationNetworking never completes a 401 carrying `WWW-Authenticate` (and crashes
   /// on one without a realm), so the challenge is delivered as `X-Doppel-WWW-Authenticate` there.
   @Test func a401WithAChallengeCompletes() async throws {
@@ -147,7 +147,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct StatefulStubTests {
+@Suite(.timeLimit(.minutes(2))) struct StatefulStubTests {
   @Test func meIsUnauthorizedUntilLogin() async {
     let backend = quietBackend()
     backend.stub(.get("/me"), .status(401))

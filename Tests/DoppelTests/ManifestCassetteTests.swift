@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Cassettes listed in a manifest, with their matching rules and timings.
-@Suite(.timeLimit(.minutes(1))) struct ManifestCassetteTests {
+@Suite(.timeLimit(.minutes(2))) struct ManifestCassetteTests {
   /// A folder holding `recordings/feed.har` (two GETs of /feed with tokens in the query, and a
   /// POST with a JSON body).
   static func folder() throws -> ScratchDirectory {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `Response.templated(seed:)`: templates from code, in sequences, and sent by DoppelRemote.
-@Suite(.timeLimit(.minutes(1))) struct TemplatedResponseCodeTests {
+@Suite(.timeLimit(.minutes(2))) struct TemplatedResponseCodeTests {
   @Test func aTemplateFromCodeFillsTheBodyAndHeaders() async throws {
     let backend = quietBackend()
     backend.stub(

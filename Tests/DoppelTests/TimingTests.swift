@@ -10,7 +10,7 @@ final class Flag: Sendable {
   var isSet: Bool { value.withLock { $0 } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TimingTests {
+@Suite(.timeLimit(.minutes(2))) struct TimingTests {
   @Test func aDelayedResponseWaitsForTheClock() async throws {
     let clock = ManualClock()
     let backend = Backend(issueReporter: .ignore, clock: clock)

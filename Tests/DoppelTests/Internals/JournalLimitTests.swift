@@ -5,7 +5,7 @@ import Testing
 
 /// `Backend(journalLimit:)`: the oldest entries go, the count of dropped ones is kept, and no
 /// failure is hidden.
-@Suite(.timeLimit(.minutes(1))) struct JournalLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct JournalLimitTests {
   @Test func theOldestEntriesAreDroppedAndCounted() async throws {
     let backend = Backend(issueReporter: .ignore, journalLimit: 3)
     backend.stub(.get("/items/{n}"), .ok)

@@ -9,7 +9,7 @@ import Testing
 /// `URLProtocolClient` that records every call, the thread it ran on, and whether the protocol's
 /// lock was free during the call (a call made under the lock would deadlock the probe, and the
 /// bounded wait would fail the test).
-@Suite(.timeLimit(.minutes(1))) struct LoadingThreadDeliveryTests {
+@Suite(.timeLimit(.minutes(2))) struct LoadingThreadDeliveryTests {
   /// A mode no other code runs a run loop in: a block scheduled only in the default mode never runs.
   static let mode = RunLoop.Mode("DoppelLoadingThreadTests")
 
