@@ -93,6 +93,8 @@ enum SecretUpstream {
   }
 }
 
+/// Recording from a real upstream writes no secret and still replays; the rules behind it
+/// (`SecretRules`, `SecretWalker`, the linter's scanner and replay keys) are tested one by one.
 @Suite struct HARSecretsTests {
   @Test func noSecretFromARealUpstreamReachesTheCassetteAndItStillReplays() async throws {
     let server = try SecretUpstream.start()

@@ -4,6 +4,9 @@ import Testing
 
 @testable import Doppel
 
+/// Backends in parallel never see each other's stubs; beside those behaviour tests, some read the
+/// route each backend's protocol class carries (`ScopedProtocolClass`, `ProcessWideURLProtocol`),
+/// which is what keeps them apart on Linux.
 @Suite struct IsolationTests {
   /// Many tests in parallel, each with its own backend stubbing the same URLs differently.
   @Test(arguments: 0..<24)

@@ -4,6 +4,9 @@ import Testing
 
 @testable import Doppel
 
+/// Every kind of URLSession task a backend's session serves; one test finds the task's work queue
+/// in FoundationNetworking's internals (`FoundationNetworkingInternals`), which delayed answers
+/// hop onto on Linux.
 @Suite struct URLSessionTaskTests {
   @Test func dataTaskWithACompletionHandler() async throws {
     let backend = quietBackend()
