@@ -84,8 +84,9 @@
     /// - Parameters:
     ///   - unmatchedStatus: the status the server answered a request no stub matched with, which
     ///     the entry gets as its `status`: what the client received.
-    ///   - redaction: what to redact of the request (its URL, headers and body, and the near-miss
-    ///     report's request line), as recording would; `nil` to show it as sent.
+    ///   - redaction: what to redact of the request (its URL, path, headers and body, and the
+    ///     text of the error and the near-miss report), as recording would; `nil` to show it as
+    ///     sent.
     static func describe(
       _ entry: JournalEntry, index: Int, unmatchedStatus: Int, redaction: Redaction? = nil
     ) -> JSONValue {
@@ -101,6 +102,7 @@
       if let redaction {
         let redacted = redaction.redact(HAREntry(request: request, error: URLError(.unknown))).request
         object["url"] = .string(redacted.url)
+        object["path"] = .string(URL(string: redacted.url)?.path ?? request.path)
         object["headers"] = .array(redacted.headers.map { ["name": .string($0.name), "value": .string($0.value)] })
         if let body = redacted.postData?.text, !body.isEmpty {
           object["body"] = redacted.postData?.encoding == "base64" ? ["base64": .string(body)] : ["text": .string(body)]
@@ -128,7 +130,9 @@
       } else if !entry.isMatched, entry.error != nil {
         object["status"] = .number(Double(unmatchedStatus))
       }
-      if let error = entry.error { object["error"] = .string("\(error)") }
+      if let error = entry.error {
+        object["error"] = .string(redaction.map { $0.redact(line: "\(error)") } ?? "\(error)")
+      }
       if let report = entry.unmatchedReport {
         object["nearMiss"] = .string(redaction.map { $0.redact(line: report) } ?? report)
       }
