@@ -235,11 +235,13 @@
     #endif
 
     #if GraphQL
-      /// `request` with the query text `registered` holds for the persisted query it sends by its
-      /// hash alone (in its JSON body, or as a `GET`'s `query` item); otherwise `request` itself.
-      static func withRegisteredDocument(_ request: Request, _ registered: [String: String]) -> Request {
-        guard let sent = GraphQLRequest(request), sent.document == nil, let hash = sent.persistedQueryHash,
-          let document = registered[hash]
+      /// `request` (which sends `sent`) with the query text `registered` holds for the persisted
+      /// query it sends by its hash alone (in its JSON body, or as a `GET`'s `query` item);
+      /// otherwise `request` itself.
+      static func withRegisteredDocument(
+        _ request: Request, sending sent: GraphQLRequest?, _ registered: [String: String]
+      ) -> Request {
+        guard let sent, sent.document == nil, let hash = sent.persistedQueryHash, let document = registered[hash]
         else { return request }
         if let body = request.body, !body.isEmpty, case .object(var fields)? = try? JSONValue(parsing: body) {
           fields["query"] = .string(document)
@@ -260,17 +262,16 @@
         if let exchanges = cassetteExchanges(path) {
           // Apollo's automatic persisted queries send a query by its hash once the server knows
           // it: such an entry is checked with the text another entry of the cassette registered.
+          let sent = exchanges.map { GraphQLRequest($0.request) }
           var registered: [String: String] = [:]
-          for exchange in exchanges {
-            if let sent = GraphQLRequest(exchange.request), let hash = sent.persistedQueryHash,
-              let document = sent.document
-            {
+          for case let operation? in sent {
+            if let hash = operation.persistedQueryHash, let document = operation.document {
               registered[hash] = document
             }
           }
-          return exchanges.flatMap { exchange -> [String] in
+          return zip(exchanges, sent).flatMap { exchange, sent -> [String] in
             guard !exchange.response.isFailure, let body = try? exchange.response.bodyData() else { return [] }
-            let request = withRegisteredDocument(exchange.request, registered)
+            let request = withRegisteredDocument(exchange.request, sending: sent, registered)
             return schema.violations(in: request, status: exchange.response.status, body: body).map {
               "\(exchange.place): GraphQL: \($0)"
             }

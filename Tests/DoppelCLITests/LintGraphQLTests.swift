@@ -6,22 +6,33 @@
   /// `doppel lint --graphql`: the GraphQL requests of a cassette and their recorded answers,
   /// checked against a schema, at the entry's position; and a schema given as a file to check.
   @Suite(.timeLimit(.minutes(1))) struct LintGraphQLTests {
+    /// One cassette entry: a `POST /graphql` sending `body` as Apollo iOS does, answered with
+    /// `answer`.
+    static func entry(_ body: JSONValue, answer: String) -> String {
+      func quoted(_ text: String) -> String { JSONValue.string(text).description }
+      return
+        #"{"request": {"method": "POST", "url": "https://api.social.test/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}], "postData": {"mimeType": "application/json", "text": "#
+        + quoted(body.description)
+        + #"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "#
+        + quoted(answer) + "}}}"
+    }
+
+    /// A cassette of `entries`, one per line from line 2.
+    static func cassette(entries: [String]) -> String {
+      #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#
+        + "\n" + entries.joined(separator: ",\n") + "\n]}}\n"
+    }
+
     /// One entry per line (from line 2), each a `POST /graphql` as Apollo iOS sends it, but the
     /// first, which is not GraphQL at all.
     static func cassette(_ exchanges: [(query: String, operation: String, answer: String)]) -> String {
-      func quoted(_ text: String) -> String { JSONValue.string(text).description }
       let health =
         #"{"request": {"method": "GET", "url": "https://api.social.test/health", "headers": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "ok"}}}"#
       let entries = exchanges.map { exchange in
-        let body = JSONValue.object(["operationName": .string(exchange.operation), "query": .string(exchange.query)])
-        return
-          #"{"request": {"method": "POST", "url": "https://api.social.test/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}], "postData": {"mimeType": "application/json", "text": "#
-          + quoted(body.description)
-          + #"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "#
-          + quoted(exchange.answer) + "}}}"
+        entry(
+          ["operationName": .string(exchange.operation), "query": .string(exchange.query)], answer: exchange.answer)
       }
-      return #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#
-        + "\n" + ([health] + entries).joined(separator: ",\n") + "\n]}}\n"
+      return cassette(entries: [health] + entries)
     }
 
     @Test func everyContradictionIsReportedAtItsEntry() async throws {
@@ -46,29 +57,20 @@
     /// checked with the text an entry of the same cassette registered for that hash; one whose
     /// text the cassette does not hold cannot be checked, and is not reported.
     @Test func aPersistedQuerySentByItsHashIsCheckedWithTheTextTheCassetteRegistered() async throws {
-      func quoted(_ text: String) -> String { JSONValue.string(text).description }
       let hash = "b23447320dddd6ea521ea2d9e14d4f66c9b4a4e98441573fd3e9feaba7f0d602"
-      func entry(_ body: JSONValue, answer: String) -> String {
-        #"{"request": {"method": "POST", "url": "https://api.social.test/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}], "postData": {"mimeType": "application/json", "text": "#
-          + quoted(body.description)
-          + #"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "#
-          + quoted(answer) + "}}}"
-      }
       func persisted(_ hash: String) -> JSONValue { ["persistedQuery": ["version": 1, "sha256Hash": .string(hash)]] }
-      let entries = [
-        entry(
+      let cassette = Self.cassette(entries: [
+        Self.entry(
           [
             "operationName": "Name", "query": "query Name { viewer { id displayName } }", "extensions": persisted(hash),
           ],
           answer: #"{"data":{"viewer":{"id":"u1","displayName":"Ada"}}}"#),
-        entry(["operationName": "Name", "extensions": persisted(hash)], answer: #"{"data":{"viewer":{"id":"u1"}}}"#),
-        entry(
+        Self.entry(
+          ["operationName": "Name", "extensions": persisted(hash)], answer: #"{"data":{"viewer":{"id":"u1"}}}"#),
+        Self.entry(
           ["operationName": "Other", "extensions": persisted(String(repeating: "0", count: 64))],
           answer: #"{"data":{"viewer":{"nickname":"x"}}}"#),
-      ]
-      let cassette =
-        #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#
-        + "\n" + entries.joined(separator: ",\n") + "\n]}}\n"
+      ])
       let directory = try socialSchemaFolder(["recorded.har": cassette])
       let (status, output, _) = try await DoppelProcess.run(
         ["lint", "--graphql", "social.graphql", "recorded.har"], directory: directory)

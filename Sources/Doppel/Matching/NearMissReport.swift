@@ -70,38 +70,39 @@ package enum NearMissReport {
       builders.contains(request.method)
       ? ".\(request.method.rawValue.lowercased())(\(swiftLiteral(url)))"
       : ".method(\(swiftLiteral(request.method.rawValue))) && .url(\(swiftLiteral(url)))"
-    switch PasteableBody(request) {
+    let body = PasteableBody(request)
+    switch body {
     case .graphQL(let operation?, _): matcher += " && .graphQL(operation: \(swiftLiteral(operation)))"
     case .graphQL(nil, let hash): matcher += " && .graphQL(persistedQueryHash: \(swiftLiteral(hash ?? "")))"
     case .json(let json): matcher += " && .jsonBody(\(swiftLiteral(json)))"
     case .text(let text): matcher += " && .body(\(swiftLiteral(text)))"
     case nil: break
     }
-    return ["  backend.stub(\(matcher), .status(200))", "  \(manifestStub(request))"]
+    return ["  backend.stub(\(matcher), .status(200))", "  \(manifestStub(request, body: body))"]
   }
 
   /// A manifest's stub object that answers `request`:
   /// `{"request":"GET https://api.example.com/nope","response":{"status":200}}`, with the
   /// request's short body as `json` or `text` (`{"request":{"method":"POST","url":…,"json":…}}`).
   package static func manifestStub(_ request: Request) -> String {
-    let line = "\(request.method.rawValue) \(request.url.absoluteString)"
+    manifestStub(request, body: PasteableBody(request))
+  }
+
+  private static func manifestStub(_ request: Request, body: PasteableBody?) -> String {
     let requestValue: JSONValue
-    switch PasteableBody(request) {
-    case .graphQL(let operation, let hash):
-      requestValue = [
+    if let body {
+      var fields: [String: JSONValue] = [
         "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString),
-        "graphql": operation.map { ["operation": .string($0)] } ?? ["persistedQueryHash": .string(hash ?? "")],
       ]
-    case .json(let json):
-      requestValue = [
-        "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString), "json": json,
-      ]
-    case .text(let text):
-      requestValue = [
-        "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString),
-        "text": .string(text),
-      ]
-    case nil: requestValue = .string(line)
+      switch body {
+      case .graphQL(let operation, let hash):
+        fields["graphql"] = operation.map { ["operation": .string($0)] } ?? ["persistedQueryHash": .string(hash ?? "")]
+      case .json(let json): fields["json"] = json
+      case .text(let text): fields["text"] = .string(text)
+      }
+      requestValue = .object(fields)
+    } else {
+      requestValue = .string("\(request.method.rawValue) \(request.url.absoluteString)")
     }
     let json = JSONValue.object(["request": requestValue, "response": .object(["status": .number(200)])])
     return "\(json)"

@@ -24,10 +24,10 @@
 
     /// Attaches `files` to `testCase`'s results with `XCTAttachment`, kept whether the test passed
     /// or failed (Xcode shows them in the test report). swift-corelibs-xctest has no attachments:
-    /// on Linux this does nothing, and Swift Testing's `.doppel` trait attaches instead.
-    static func attach(_ files: [(name: String, contents: [UInt8])], to testCase: XCTestCase) {
+    /// on Linux this does nothing, and `files` is never made.
+    static func attach(_ files: @autoclosure () -> [(name: String, contents: [UInt8])], to testCase: XCTestCase) {
       #if canImport(Darwin)
-        for file in files {
+        for file in files() {
           let attachment = XCTAttachment(data: Data(file.contents))
           attachment.name = file.name
           attachment.lifetime = .keepAlways
