@@ -7,8 +7,9 @@
 
   #if canImport(Glibc)
     /// A correct client is served while others attack the server on loopback: clients that
-    /// pipeline large downloads (from memory, and a 1.5 GB file fixture) and never read, and
-    /// WebSocket conversations left idle.
+    /// pipeline large downloads (from memory, and a 1.5 GB file fixture) and never read,
+    /// WebSocket conversations left idle, and requests that cost the most work or memory one
+    /// request may cost.
     @Suite struct SoakTests {
       private static let eightMegabytes = Data(repeating: 0x61, count: 8 << 20)
 
@@ -117,6 +118,113 @@
           // after it was answered.
           #expect(backend.requests.filter { $0.url.path == "/huge" }.count == 1)
           #expect(server.openConnectionCount <= 9)
+        }
+      }
+
+      /// A request that costs the server the most work or memory one request may cost, and what
+      /// the server answers it.
+      enum CostlyRequest: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// A journal filter whose glob backtracks on every entry of a full journal.
+        case journalFilter
+        /// A path that makes 100 stubs' regular expressions backtrack.
+        case backtrackingStubs
+        /// An 8 MiB body echoed by a template that repeats `{{body}}` 1,000 times.
+        case templateBlowUp
+        /// A 15 MiB body that no stub matches.
+        case largeUnmatchedPost
+
+        var testDescription: String { rawValue }
+
+        /// The request, made different each time by `round` (a pattern remembers the text it last
+        /// gave up on, and answers it again for free).
+        func bytes(round: Int) -> [UInt8] {
+          switch self {
+          case .journalFilter:
+            let glob = "/" + String(repeating: "a*", count: 12 + round) + "b"
+            return Array("GET /__doppel/requests?path=\(glob) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+          case .backtrackingStubs:
+            let path = "/z/" + String(repeating: "a", count: 40 + round) + "!"
+            return Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+          case .templateBlowUp:
+            return Self.post("/echo", count: 8 << 20)
+          case .largeUnmatchedPost:
+            return Self.post("/nowhere/\(round)", count: 15 << 20)
+          }
+        }
+
+        /// The status line the server answers it with, and what its body says.
+        var answer: String {
+          let status =
+            switch self {
+            case .journalFilter: "HTTP/1.1 400 Bad Request"
+            case .backtrackingStubs, .largeUnmatchedPost: "HTTP/1.1 404 Not Found"
+            case .templateBlowUp: "HTTP/1.1 500 Internal Server Error"
+            }
+          return status + " " + says
+        }
+
+        /// What the answer's body says: the limit this request reaches, or that nothing matched.
+        var says: String {
+          switch self {
+          case .journalFilter: "spent the step budget of one request"
+          case .backtrackingStubs: "the searches for this request spent their budget"
+          case .templateBlowUp: "larger than 16 MiB, the cap on a generated answer"
+          case .largeUnmatchedPost: "No stub matched POST"
+          }
+        }
+
+        private static func post(_ path: String, count: Int) -> [UInt8] {
+          Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(count)\r\n\r\n".utf8)
+            + [UInt8](repeating: UInt8(ascii: "a"), count: count)
+        }
+      }
+
+      /// While two clients send one kind of costly request again and again, a correct client is
+      /// answered each time it asks: each costly request is bounded (a step budget per request, a
+      /// cap on a templated answer, a journal limit in bytes), so none holds the server.
+      @Test(.timeLimit(.minutes(2)), arguments: CostlyRequest.allCases)
+      func aCorrectClientIsServedWhileCostlyRequestsRun(_ costly: CostlyRequest) async throws {
+        let backend = quietBackend()
+        backend.stub(.get("/ok"), .text("ok"))
+        for _ in 0..<100 { backend.stub(.path(regex: "^/z/(a+)+$"), .ok) }
+        backend.stub(.post("/echo"), Response.text(String(repeating: "{{body}}", count: 1000)).templated())
+        // A full journal of paths the glob backtracks on, each its own.
+        for n in 0..<600 {
+          let url = URL(string: "https://x/" + String(repeating: "a", count: 40 + n))!
+          _ = try? await backend.respond(to: URLRequest(url: url))
+        }
+        try await withStubServer(backend) { server in
+          let done = Flag()
+          let rounds = 3
+          try await withThrowingTaskGroup(of: [String].self) { group in
+            for attacker in 0..<2 {
+              group.addTask {
+                let connection = try await RawConnection.connect(port: server.port, timeout: 60)
+                defer { connection.close() }
+                var answers: [String] = []
+                for round in 0..<rounds where !done.isSet {
+                  try await connection.send(costly.bytes(round: attacker * rounds + round))
+                  guard let answer = try await connection.readResponse() else { break }
+                  let status = answer.head.components(separatedBy: "\r\n")[0]
+                  answers.append(status + " " + (answer.body.contains(costly.says) ? costly.says : answer.body))
+                }
+                return answers
+              }
+            }
+            // The correct client: five requests, each answered while the costly ones run.
+            let client = try await RawConnection.connect(port: server.port)
+            defer { client.close() }
+            for _ in 0..<5 {
+              try await client.send("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+              #expect(try await client.readResponse()?.body == "ok")
+            }
+            done.set()
+            // Every costly request got its answer; none was dropped.
+            for try await answers in group {
+              #expect(!answers.isEmpty)
+              #expect(answers == Array(repeating: costly.answer, count: answers.count))
+            }
+          }
         }
       }
     }
