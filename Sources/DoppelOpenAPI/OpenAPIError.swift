@@ -1,4 +1,6 @@
 #if OpenAPI
+  import Doppel
+
   /// Where in an OpenAPI document something is written: the file, the line, and the key path,
   /// as in `api.yaml:142 components.schemas.Breed.required`.
   public struct DocumentLocation: Sendable, Hashable, CustomStringConvertible {
@@ -46,5 +48,15 @@
 
     /// `api.yaml:12:5: the YAML is malformed: … Fix the indentation or quoting there.`
     public var description: String { "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" }
+  }
+
+  extension OpenAPIError: DoppelErrorConvertible {
+    /// The error as a `DoppelError` of kind `openAPI`: its description as the message, and its
+    /// file, line and column as the location.
+    package var doppelError: DoppelError {
+      DoppelError(
+        description, kind: .openAPI,
+        location: CodeLocation(fileID: file, filePath: file, line: line, column: column ?? 1))
+    }
   }
 #endif

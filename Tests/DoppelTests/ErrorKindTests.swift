@@ -81,6 +81,57 @@ import Testing
     #expect(misuse.message == "GET https://a.com/x has no body to decode as Array<String>.")
   }
 
+  @Test func aRequestToAStubThatCannotAnswerFailsWithTheStubsDeclaration() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    let line = #line + 1
+    backend.stub(.get("/twice"), .sequence([.ok], then: .fail))
+    _ = try await backend.respond(to: URLRequest(url: URL(string: "https://a.com/twice")!))
+    do {
+      _ = try await backend.respond(to: URLRequest(url: URL(string: "https://a.com/twice")!))
+      Issue.record("a sequence of one answered twice")
+    } catch let failure as DoppelError {
+      #expect(failure.kind == .invalidStub)
+      #expect(failure.location?.fileName == "ErrorKindTests.swift")
+      #expect(failure.location?.filePath == #filePath)
+      #expect(failure.location?.line == line)
+      #expect(
+        failure.message
+          == "The stub declared at ErrorKindTests.swift:\(line) (GET /twice) answered all 1 responses of its sequence; this was call 2. Add responses, or use .sequence(_:then: .repeatLast) or .cycle."
+      )
+    }
+  }
+
+  @Test func aStubThatCannotBeSentToAServerFailsWithItsDeclaration() async throws {
+    // Refused before anything is sent: nothing listens on port 1.
+    let remote = DoppelRemote(URL(string: "http://127.0.0.1:1")!)
+    let line = #line + 1
+    let failure = await #expect(throws: DoppelError.self) { try await remote.stub(.get("/me"), .handler { _ in .ok }) }
+    #expect(failure?.kind == .invalidStub)
+    #expect(failure?.location?.fileName == "ErrorKindTests.swift")
+    #expect(failure?.location?.line == line)
+  }
+
+  @Test func anUnmatchedRequestUnwrapsAsKindUnmatchedRequestWithItsReport() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    backend.stub(.get("https://a.com/breeds"), .ok)
+    do {
+      _ = try await backend.respond(to: URLRequest(url: URL(string: "https://a.com/breed")!))
+      Issue.record("an unmatched request was answered")
+    } catch {
+      // The caller gets what URLSession gives when no server answers.
+      #expect((error as? URLError)?.code == .resourceUnavailable)
+      let failure = try #require(DoppelError(unwrapping: error))
+      #expect(failure.kind == .unmatchedRequest)
+      #expect(failure.location == nil)
+      #expect(failure.message.hasPrefix("No stub matched GET https://a.com/breed\nClosest stubs:\n"))
+      #expect(failure.message.contains(#"✗ path   expected "/breeds", got "/breed""#))
+    }
+    // A Doppel error unwraps as itself; any other error as nil.
+    #expect(DoppelError(unwrapping: DoppelError("x", kind: .file))?.kind == .file)
+    #expect(DoppelError(unwrapping: URLError(.timedOut)) == nil)
+    #expect(DoppelError(unwrapping: CocoaError(.fileNoSuchFile)) == nil)
+  }
+
   @Test func anErrorMadeByHandStaysUsageWithoutALocation() {
     let made = DoppelError("Something went wrong.")
     #expect(made.kind == .usage)

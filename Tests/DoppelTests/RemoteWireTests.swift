@@ -87,6 +87,83 @@ import Testing
     ) { try Response.data(Data([0xFF, 0xFE])).manifestResponse() }
   }
 
+  /// The keys of `value`, an object.
+  private func keys(of value: JSONValue?) -> Set<String> {
+    guard case .object(let object)? = value else { return [] }
+    return Set(object.keys)
+  }
+
+  /// The keys written inside `object`'s nested objects, by the list of keys the reader allows there.
+  private func nestedKeys(of object: JSONValue) -> [(written: Set<String>, allowed: [String])] {
+    guard case .object(let fields) = object else { return [] }
+    var nested: [(Set<String>, [String])] = [
+      (keys(of: fields["redirect"]), ManifestKeys.redirect), (keys(of: fields["chunked"]), ManifestKeys.chunked),
+      (keys(of: fields["failing"]), ManifestKeys.failing), (keys(of: fields["proxy"]), ManifestKeys.proxy),
+      (keys(of: fields["graphql"]), ManifestKeys.graphQL), (keys(of: fields["delay"]), ManifestKeys.randomDelay),
+    ]
+    if case .object(let delay)? = fields["delay"] {
+      nested.append((keys(of: delay["uniform"]), ManifestKeys.uniformDelay))
+      nested.append((keys(of: delay["lognormal"]), ManifestKeys.lognormalDelay))
+    }
+    if case .array(let events)? = fields["events"] { nested += events.map { (keys(of: $0), ManifestKeys.event) } }
+    return nested
+  }
+
+  /// The writer writes only keys the reader knows, and every key of a stub's `request` and
+  /// `response` that a Swift matcher or response can say: the format is described once, by
+  /// `ManifestKeys`, which the JSON Schema test checks too.
+  @Test func theWriterUsesTheReadersKeysAndEveryKeySwiftCanSay() throws {
+    let matchers: [Matcher] = [
+      .get("https://api.example.com/breeds?page=2") && .header("Accept", "application/json"),
+      .host("cdn.example.com") && .path(glob: "/images/**/*.png"),
+      .path(regex: "^/v[0-9]+/me$") && .query(exactly: ["q": "cats"]),
+      .get("/list") && .query(["tag": "a"]),
+      .post("/orders") && .jsonBody(["sku": "A1"]),
+      .patch("/me") && .jsonBody(containing: ["name": "Ada"]),
+      .put("/notes/1") && .body("hello"),
+      .post("/form") && .formBody(["a": "1"]),
+      .post("/graphql") && .graphQL(operation: "Me", variables: ["id": 1]),
+    ]
+    var written: [JSONValue] = []
+    var requestKeys: Set<String> = []
+    for matcher in matchers {
+      let request = try matcher.manifestRequest()
+      requestKeys.formUnion(keys(of: request))
+      written.append(request)
+    }
+    #expect(requestKeys == Set(ManifestKeys.request))
+
+    let events: [ServerSentEvent] = [.data("a", id: "1", event: "tick"), .comment("c")]
+    let responses: [Response] = [
+      .json(["name": "Ada"] as JSONValue, status: 201).header("Location", "/me").delayed(by: .milliseconds(5)),
+      .json(["path": "{{path}}"] as JSONValue).templated(seed: 3),
+      .file(URL(fileURLWithPath: "/tmp/breeds.json"), contentType: "application/json"),
+      .error(.timedOut),
+      .redirect(to: "/new", status: 301).notFollowed(),
+      .never,
+      .text("abc").throttled(bytesPerSecond: 10).droppingConnection(afterBytes: 2),
+      .text("abc").chunked(size: 1, every: .milliseconds(10)),
+      .eventStream(events, every: .milliseconds(10), thenDrop: true),
+      .fault(.connectionReset),
+      .ok.failing(rate: 0.5, with: .status(503)).delayed(by: .uniform(min: .zero, max: .seconds(1))),
+    ]
+    let responders: [Responder] = [
+      .sequence([.status(503), .ok], then: .cycle),
+      .proxy(to: URL(string: "https://api.example.com")!, recordingTo: URL(fileURLWithPath: "/tmp/api.har")),
+    ]
+    var responseKeys: Set<String> = []
+    for response in try responses.map({ try $0.manifestResponse() }) + responders.map({ try $0.manifestResponse() }) {
+      responseKeys.formUnion(keys(of: response))
+      written.append(response)
+    }
+    // A WebSocket script cannot be sent (see aWebSocketResponseIsNotSentThroughDoppelRemote).
+    #expect(responseKeys == Set(ManifestKeys.response).subtracting(["websocket"]))
+    // Inside them: only the keys the reader allows there.
+    for (keys, allowed) in written.flatMap(nestedKeys(of:)) {
+      #expect(keys.isSubset(of: allowed), "\(keys.sorted()) written where the reader allows \(allowed)")
+    }
+  }
+
   @Test func responsesAreSentAsTheManifestWritesThem() throws {
     #expect(
       try Response.json(["name": "Ada"] as JSONValue, status: 201).header("Location", "/me").manifestResponse()

@@ -200,9 +200,14 @@ extension Backend {
       response.body.source = .problem(ResponseTemplate.tooLarge(stub: "declared at \(stub.location) (\(stub.matcher))"))
     }
     if response.chance != nil { response = decide(response, stub: stub, advancing: !peek) }
-    let delivery = Delivery.make(
+    var delivery = Delivery.make(
       response, for: request,
       streamingFiles: context.streamsFiles && response.timing.isImmediate && response.webSocket == nil)
+    // A stub that cannot answer (a value that did not encode, a status out of range) is where
+    // the caller's error points.
+    if case .failure(let problem as DoppelError) = delivery, let stub {
+      delivery = .failure(problem.locatedIfUnknown(at: stub.location))
+    }
     let outcome: JournalEntry.Outcome
     switch delivery {
     case .success(let answer):

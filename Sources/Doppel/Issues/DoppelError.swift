@@ -2,8 +2,9 @@
 /// response that could not be built, a backend that is misused. Its `description` is its message:
 /// what went wrong, where, and how to fix it.
 ///
-/// A program that handles Doppel's errors switches on ``kind``; ``location`` says where the problem
-/// is, when Doppel knows (a manifest's file, line and column):
+/// A program that handles Doppel's errors switches on ``kind`` (``init(unwrapping:)`` reads any
+/// error Doppel raised as one); ``location`` says where the problem is, when Doppel knows (a
+/// manifest's file, line and column):
 ///
 /// ```swift
 /// do {
@@ -21,7 +22,9 @@ public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
     /// A stub, matcher or response that cannot work as written (an invalid URL or path template,
     /// a value that does not encode, a template that does not parse, an empty sequence).
     case invalidStub
-    /// A request no stub matched: the message is the near-miss report.
+    /// A request no stub matched: the message is the near-miss report. Such a request fails with
+    /// the `URLError` its caller would get from a real network; ``DoppelError/init(unwrapping:)``
+    /// gives that error as this kind.
     case unmatchedRequest
     /// A file Doppel was asked to read or write and could not (a body file, a lock).
     case file
@@ -42,7 +45,9 @@ public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
   public let kind: Kind
 
   /// Where the problem is, when Doppel knows: a manifest's or cassette's file with the line and
-  /// column of the first problem (`fileID` is the file's name). `nil` otherwise.
+  /// column of the first problem (`fileID` is the file's name), an OpenAPI document's line, or,
+  /// for a request answered by a stub that cannot work, where that stub was declared. `nil`
+  /// otherwise.
   public let location: CodeLocation?
 
   /// What kind of mistake a stub read from outside a manifest (sent to the stub server's admin
@@ -69,6 +74,41 @@ public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
     self.location = location
   }
 
+  /// The Doppel error `error` is or stands for, so that one `switch` over ``kind`` handles them
+  /// all: a `DoppelError` itself; a request no stub matched, which fails with the `URLError` a
+  /// real server's absence would give (`.resourceUnavailable`), as kind
+  /// ``Kind/unmatchedRequest`` with the near-miss report as its message; an OpenAPI document's
+  /// error, as kind ``Kind/openAPI`` with its file and line. `nil` for any other error.
+  ///
+  /// ```swift
+  /// do {
+  ///   _ = try await backend.respond(to: URLRequest(url: url))
+  /// } catch {
+  ///   if let failure = DoppelError(unwrapping: error), failure.kind == .unmatchedRequest {
+  ///     print(failure)  // the near-miss report
+  ///   }
+  /// }
+  /// ```
+  public init?(unwrapping error: any Error) {
+    if let failure = error as? DoppelError {
+      self = failure
+    } else if let failure = error as? any DoppelErrorConvertible {
+      self = failure.doppelError
+    } else if let report = DoppelIssue.unmatchedReport(in: error) {
+      self.init(report, kind: .unmatchedRequest)
+    } else {
+      return nil
+    }
+  }
+
+  /// The same error located at `location`, unless it has a location already.
+  package func locatedIfUnknown(at location: CodeLocation?) -> DoppelError {
+    guard self.location == nil, let location else { return self }
+    var located = DoppelError(message, kind: kind, location: location)
+    located.refusal = refusal
+    return located
+  }
+
   /// The message.
   public var description: String { message }
 
@@ -76,11 +116,16 @@ public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
   public static func == (lhs: DoppelError, rhs: DoppelError) -> Bool { lhs.message == rhs.message }
 }
 
+/// An error of a module above Doppel (an OpenAPI document's) that stands for a ``DoppelError``,
+/// for ``DoppelError/init(unwrapping:)``.
+package protocol DoppelErrorConvertible: Error {
+  /// The error as a ``DoppelError``: its kind, message and location.
+  var doppelError: DoppelError { get }
+}
+
 extension DoppelError {
   /// A stub, matcher or response that cannot work as written.
   package static func invalidStub(_ message: String) -> DoppelError { DoppelError(message, kind: .invalidStub) }
-  /// A request no stub matched, with its near-miss report.
-  package static func unmatchedRequest(_ report: String) -> DoppelError { DoppelError(report, kind: .unmatchedRequest) }
   /// A file that could not be read or written.
   package static func file(_ message: String) -> DoppelError { DoppelError(message, kind: .file) }
   /// A manifest or fixture directory problem.

@@ -84,6 +84,8 @@ public struct DoppelRemote: Sendable {
   ///   - times: how many requests the stub answers at most; `nil` for no limit.
   ///   - name: a name shown in the server's log and near-miss reports.
   ///   - fileID: where the stub is declared, for the server's near-miss reports; leave the default.
+  ///   - filePath: the full path of that file, for the location of a `DoppelError` about the
+  ///     stub; leave the default.
   ///   - line: the line of the declaration; leave the default.
   /// - Returns: the stub on the server, to remove it with ``remove(_:)``.
   /// - Throws: ``DoppelError`` when the matcher or response cannot be written in a manifest, the
@@ -91,9 +93,12 @@ public struct DoppelRemote: Sendable {
   @discardableResult
   public func stub(
     _ matcher: Matcher, _ response: Response, times: Int? = nil, name: String? = nil,
-    fileID: String = #fileID, line: Int = #line
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
   ) async throws -> RemoteStub {
-    try await add(matcher, try response.manifestResponse(), times: times, name: name, fileID: fileID, line: line)
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: 1)
+    return try await located(at: location) {
+      try await add(matcher, try response.manifestResponse(), times: times, name: name, location: location)
+    }
   }
 
   /// Adds a stub answering with a ``Responder``: a ``Responder/sequence(_:then:)`` (a closure
@@ -101,13 +106,28 @@ public struct DoppelRemote: Sendable {
   @discardableResult
   public func stub(
     _ matcher: Matcher, _ responder: Responder, times: Int? = nil, name: String? = nil,
-    fileID: String = #fileID, line: Int = #line
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
   ) async throws -> RemoteStub {
-    try await add(matcher, try responder.manifestResponse(), times: times, name: name, fileID: fileID, line: line)
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: 1)
+    return try await located(at: location) {
+      try await add(matcher, try responder.manifestResponse(), times: times, name: name, location: location)
+    }
+  }
+
+  /// What `body` returns; a stub it cannot send fails with an error located at the stub's
+  /// declaration.
+  private func located(
+    at location: CodeLocation, _ body: () async throws -> RemoteStub
+  ) async throws -> RemoteStub {
+    do {
+      return try await body()
+    } catch let error as DoppelError where error.kind == .invalidStub {
+      throw error.locatedIfUnknown(at: location)
+    }
   }
 
   private func add(
-    _ matcher: Matcher, _ response: JSONValue, times: Int?, name: String?, fileID: String, line: Int
+    _ matcher: Matcher, _ response: JSONValue, times: Int?, name: String?, location: CodeLocation
   ) async throws -> RemoteStub {
     var object: [String: JSONValue] = ["request": try matcher.manifestRequest(), "response": response]
     if let times {
@@ -118,9 +138,8 @@ public struct DoppelRemote: Sendable {
       object["times"] = .number(Double(times))
     }
     if let name { object["name"] = .string(name) }
-    let file = fileID.split(separator: "/").last.map(String.init) ?? fileID
     let answer = try await send(
-      "POST", "stubs", query: [URLQueryItem(name: "location", value: "\(file):\(line)")], body: .object(object))
+      "POST", "stubs", query: [URLQueryItem(name: "location", value: "\(location)")], body: .object(object))
     return try RemoteStub(answer)
   }
 
