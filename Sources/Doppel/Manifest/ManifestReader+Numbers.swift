@@ -11,43 +11,46 @@ extension ManifestReader {
   func integer(
     _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Int>, what: String
   ) throws(ManifestProblem) -> Int {
-    switch node.value {
-    case .number(let literal):
-      let value = PositionedJSON.number(literal)
-      guard value.isFinite, value.rounded(.towardZero) == value else {
-        throw error(node, path, "expected \(what), found the number \(literal), which is not a whole number.")
-      }
-      // Compared as doubles first: `Int(exactly:)` of a number beyond Int's range is nil.
-      guard value >= Double(range.lowerBound) else {
-        throw error(node, path, "expected \(what), found the number \(literal), which is too small.")
-      }
-      guard value <= Double(range.upperBound), let integer = Int(exactly: value), range.contains(integer) else {
-        throw error(node, path, "expected \(what), found the number \(literal), which is too large.")
-      }
-      return integer
-    case .string(let text) where Int(text).map(range.contains) == true:
-      throw error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
-    default:
-      throw error(node, path, "expected \(what), found \(node.kind).")
+    guard case .number(let literal) = node.value else {
+      throw notANumber(node, path, what: what) { Int($0).map(range.contains) == true }
     }
+    let value = PositionedJSON.number(literal)
+    guard value.isFinite, value.rounded(.towardZero) == value else {
+      throw error(node, path, "expected \(what), found the number \(literal), which is not a whole number.")
+    }
+    // Compared as doubles first: `Int(exactly:)` of a number beyond Int's range is nil.
+    guard value >= Double(range.lowerBound) else {
+      throw error(node, path, "expected \(what), found the number \(literal), which is too small.")
+    }
+    guard value <= Double(range.upperBound), let integer = Int(exactly: value), range.contains(integer) else {
+      throw error(node, path, "expected \(what), found the number \(literal), which is too large.")
+    }
+    return integer
   }
 
   /// A number in `range` (fractions allowed); `what` names the value and its range for messages.
   func number(
     _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Double>, what: String
   ) throws(ManifestProblem) -> Double {
-    switch node.value {
-    case .number(let literal):
-      let value = PositionedJSON.number(literal)
-      guard value.isFinite, range.contains(value) else {
-        throw error(node, path, "expected \(what), found the number \(literal), which is out of range.")
-      }
-      return value
-    case .string(let text) where Double(text).map(range.contains) == true:
-      throw error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
-    default:
-      throw error(node, path, "expected \(what), found \(node.kind).")
+    guard case .number(let literal) = node.value else {
+      throw notANumber(node, path, what: what) { Double($0).map(range.contains) == true }
     }
+    let value = PositionedJSON.number(literal)
+    guard value.isFinite, range.contains(value) else {
+      throw error(node, path, "expected \(what), found the number \(literal), which is out of range.")
+    }
+    return value
+  }
+
+  /// The refusal of `node`, which is not a number; a number in quotes that `fits` is told to drop
+  /// its quotes.
+  private func notANumber(
+    _ node: PositionedJSON, _ path: ManifestKeyPath, what: String, fits: (String) -> Bool
+  ) -> ManifestProblem {
+    if case .string(let text) = node.value, fits(text) {
+      return error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
+    }
+    return error(node, path, "expected \(what), found \(node.kind).")
   }
 
   /// A duration: a number of seconds (`0.25`) or a string with a unit (`"250ms"`, `"1.5s"`), from
