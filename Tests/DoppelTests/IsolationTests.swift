@@ -1,12 +1,9 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
 
-@testable import Doppel
-
-/// Backends in parallel never see each other's stubs; beside those behaviour tests, some read the
-/// route each backend's protocol class carries (`ScopedProtocolClass`, `ProcessWideURLProtocol`),
-/// which is what keeps them apart on Linux.
+/// Backends in parallel never see each other's stubs, however many requests are in flight.
 @Suite struct IsolationTests {
   /// Many tests in parallel, each with its own backend stubbing the same URLs differently.
   @Test(arguments: 0..<24)
@@ -45,21 +42,5 @@ import Testing
       for try await (index, body) in group { #expect(body == "backend \(index)") }
     }
     #expect(backends.map(\.requests.count) == Array(repeating: 50, count: 8))
-  }
-
-  @Test func eachBackendHasItsOwnProtocolClass() {
-    let a = quietBackend()
-    let b = quietBackend()
-    let classA = ScopedProtocolClass.make(for: a.id)
-    let classB = ScopedProtocolClass.make(for: b.id)
-    #expect(classA != classB)
-    #expect(classA.routeID == a.id)
-    #expect(classB.routeID == b.id)
-    #expect(ScopedProtocolClass.make(for: 0xDEAD_BEEF).routeID == 0xDEAD_BEEF)
-    // The class that serves `URLSession.shared` for a number is another class, with the same number.
-    let intercepting = ProcessWideURLProtocol.make(for: 0xDEAD_BEEF)
-    #expect(intercepting != ScopedProtocolClass.make(for: 0xDEAD_BEEF))
-    #expect(intercepting.routeID == 0xDEAD_BEEF)
-    #expect(ScopedProtocolClass.number(of: intercepting) == 0xDEAD_BEEF)
   }
 }

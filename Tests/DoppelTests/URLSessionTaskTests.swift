@@ -1,12 +1,9 @@
+import Doppel
 import Foundation
 import TestSupport
 import Testing
 
-@testable import Doppel
-
-/// Every kind of URLSession task a backend's session serves; one test finds the task's work queue
-/// in FoundationNetworking's internals (`FoundationNetworkingInternals`), which delayed answers
-/// hop onto on Linux.
+/// Every kind of URLSession task a backend's session serves.
 @Suite struct URLSessionTaskTests {
   @Test func dataTaskWithACompletionHandler() async throws {
     let backend = quietBackend()
@@ -22,29 +19,6 @@ import Testing
     #expect(text == "[]")
     #expect(status == 200)
   }
-
-  #if canImport(FoundationNetworking)
-    /// Answers that take time reach URLSession through one `async` onto the task's work queue,
-    /// read from FoundationNetworking's internals. If a FoundationNetworking hides that queue, Doppel
-    /// falls back to the slower suspend/resume hop, and this test says so.
-    @Test func theTasksWorkQueueIsFoundForTheHop() {
-      let backend = quietBackend()
-      let session = backend.makeSession()
-      defer { session.invalidateAndCancel() }
-      let first = session.dataTask(with: URL(string: "https://a.com/one")!)
-      let second = session.dataTask(with: URL(string: "https://a.com/two")!)
-      defer {
-        first.cancel()
-        second.cancel()
-      }
-      #expect(FoundationNetworkingInternals.workQueue(of: first) != nil)
-      // Again, and for another task: read from the remembered position of the property.
-      #expect(FoundationNetworkingInternals.workQueue(of: first) != nil)
-      #expect(FoundationNetworkingInternals.workQueue(of: second) != nil)
-      let queues = [first, second].map(FoundationNetworkingInternals.workQueue)
-      #expect(queues[0] !== queues[1])
-    }
-  #endif
 
   @Test func dataTaskWithASessionDelegate() async throws {
     let backend = quietBackend()
