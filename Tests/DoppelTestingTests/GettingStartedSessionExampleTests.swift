@@ -5,7 +5,8 @@ import Testing
 
 // The code blocks of "Code that uses URLSession.shared" and "Clients that make their own sessions"
 // in GettingStarted.md, exactly as written there, so that they compile and pass (the generated
-// snippets compile the article's blocks, but do not run them).
+// snippets compile the article's blocks, but do not run them). `ExampleCopyTests` in
+// DocumentationTests fails when a block here no longer matches the article.
 
 @Test func loadsBreedsThroughTheSharedSession() async throws {
   try await Backend.withProcessWideBackend { backend in

@@ -63,6 +63,25 @@ import Testing
     }
   }
 
+  /// One stub answers several URLs and both methods: a kept answer goes only to a request for the
+  /// same method and URL, so each caller sees its own URL (and HEAD no body).
+  @Test func aKeptAnswerIsGivenOnlyToTheSameMethodAndURL() async throws {
+    let backend = quietBackend()
+    backend.stub(.path(glob: "/v1/item*"), .text("x"))
+    let items = URL(string: "https://a.com/v1/items")!
+    let item = URL(string: "https://a.com/v1/item")!
+    let relative = URL(string: "items", relativeTo: URL(string: "https://a.com/v1/")!)!
+    let sequence: [(URL, HTTPMethod)] = [
+      (items, .get), (item, .get), (items, .head), (relative, .get), (items, .get), (item, .head), (item, .get),
+      (relative, .get),
+    ]
+    for (url, method) in sequence {
+      let (body, response) = try await respond(backend, url, method)
+      #expect(response.url == url.absoluteURL, "\(method) \(url.absoluteString)")
+      #expect(body == (method == .head ? "" : "x"), "\(method) \(url.absoluteString)")
+    }
+  }
+
   @Test func theJournalShowsTheStubsResponseWithItsFinalHeaders() async throws {
     let backend = quietBackend()
     let stub = backend.stub(.get("/breeds"), .json(["breeds": []], headers: ["X-Page": "1"]))

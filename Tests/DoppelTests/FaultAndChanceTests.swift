@@ -78,6 +78,18 @@ import Testing
     #expect(first.allSatisfy { $0 >= .milliseconds(100) && $0 <= .milliseconds(500) })
   }
 
+  /// A fixed delay replaces a random one, and a random one a fixed one: the last one given holds.
+  @Test func aFixedDelayReplacesARandomOneAndARandomOneAFixedOne() async throws {
+    let random = Response.ok.delayed(by: .uniform(min: .seconds(1), max: .seconds(2)))
+    let fixed = random.delayed(by: .seconds(3))
+    #expect(try await delays(seed: 7, fixed, count: 3) == [.seconds(3), .seconds(3), .seconds(3)])
+    let uniform = RandomDelay.uniform(min: .milliseconds(100), max: .milliseconds(500))
+    let again = fixed.delayed(by: uniform)
+    let drawn = try await delays(seed: 7, again)
+    #expect(try await delays(seed: 7, Response.ok.delayed(by: uniform)) == drawn)
+    #expect(drawn.allSatisfy { $0 >= .milliseconds(100) && $0 <= .milliseconds(500) })
+  }
+
   @Test func aLognormalDelayIsDrawnFromTheSeed() async throws {
     let response = Response.text("late").delayed(by: .lognormal(median: .milliseconds(200), sigma: 0.5))
     let first = try await delays(seed: 42, response)

@@ -43,4 +43,24 @@ import Testing
     }
     #expect(backends.map(\.requests.count) == Array(repeating: 50, count: 8))
   }
+
+  /// While a backend intercepts `URLSession.shared`, the shared session reaches it alone, and each
+  /// backend's own session reaches only its own stubs.
+  @Test func theSharedSessionAndEachBackendsSessionReachTheirOwnBackend() async throws {
+    let url = URL(string: "https://api.example.com/who")!
+    let a = quietBackend()
+    let b = quietBackend()
+    a.stub(.get(url.absoluteString), .text("a"))
+    b.stub(.get(url.absoluteString), .text("b"))
+    func text(_ session: URLSession) async throws -> String {
+      String(decoding: try await session.data(from: url).0, as: UTF8.self)
+    }
+    let texts = try await Backend.withProcessWideBackend(issueReporter: .ignore) { shared in
+      shared.stub(.get(url.absoluteString), .text("shared"))
+      return [try await text(URLSession.shared), try await text(a.session), try await text(b.session)]
+    }
+    #expect(texts == ["shared", "a", "b"])
+    #expect(a.requests.count == 1)
+    #expect(b.requests.count == 1)
+  }
 }

@@ -9,6 +9,19 @@ import Testing
   /// A text the nested quantifier `(a+)+` backtracks on exponentially.
   static let crafted = String(repeating: "a", count: 40) + "!"
 
+  /// One request spends the whole budget; the next has a budget of its own and is answered.
+  @Test func eachRequestHasItsOwnBudget() async throws {
+    let backend = Backend(issueReporter: .ignore)
+    // Five patterns that backtrack: four give up on the crafted text and spend the request's budget.
+    let nested = (0..<5).map { _ in backend.stub(.path(regex: "^/z/(a+)+$"), .text("nested")) }
+    let crafted = URL(string: "https://api.example.com/z/\(Self.crafted)")!
+    await #expect(throws: URLError.self) { try await backend.respond(to: URLRequest(url: crafted)) }
+    let plain = URL(string: "https://api.example.com/z/aaaa")!
+    let (data, _) = try await backend.respond(to: URLRequest(url: plain))
+    #expect(String(decoding: data, as: UTF8.self) == "nested")
+    #expect(nested.map(\.callCount).reduce(0, +) == 1)
+  }
+
   @Test func aPathRegexThatGivesUpMatchesNothingAndTheNearMissSaysWhy() async throws {
     let issues = IssueCollector()
     let backend = Backend(issueReporter: issues.reporter)

@@ -39,20 +39,4 @@ import Testing
     #expect(letters.search(long) == .found)
     #expect(letters.search(long + "!") == .notFound)
   }
-
-  /// The budget is per request: the next request starts with a full one, and a search made
-  /// outside any request (a matcher called directly) has only the per-search limit.
-  @Test func eachRequestHasItsOwnBudget() throws {
-    let matcher = Matcher.path(regex: "^/z/(a+)+$")
-    // Texts of their own: a pattern answers the text it last gave up on from memory, for free.
-    let crafted = (0..<10).map { n in
-      Request(url: URL(string: "https://api.example.com/z/\(String(repeating: "a", count: 40 + n))!")!)
-    }
-    let (matched, ranOut) = SearchBudget.measure { crafted.map(matcher.matches) }
-    #expect(matched == Array(repeating: false, count: 10))
-    #expect(ranOut)
-    let plain = Request(url: URL(string: "https://api.example.com/z/aaaa")!)
-    #expect(SearchBudget.measure { matcher.matches(plain) } == (true, false))
-    #expect(matcher.matches(plain))
-  }
 }

@@ -6,16 +6,6 @@ import Testing
 /// The random delays and failure rates as the engine holds them: the draws from a seed, their bounds,
 /// and what a manifest and DoppelRemote make of them.
 @Suite struct RandomDelayTests {
-  @Test func aFixedDelayReplacesARandomOneAndBackAgain() {
-    let random = Response.ok.delayed(by: .uniform(min: .seconds(1), max: .seconds(2)))
-    let fixed = random.delayed(by: .seconds(3))
-    #expect(fixed.chance == nil || fixed.chance?.delay == nil)
-    #expect(fixed.timing.delay == .seconds(3))
-    let again = fixed.delayed(by: .lognormal(median: .seconds(1), sigma: 0.1))
-    #expect(again.timing.delay == .zero)
-    #expect(again.chance?.delay == .lognormal(median: .seconds(1), sigma: 0.1))
-  }
-
   @Test func outOfRangeDistributionsAreTamedNotTrapped() {
     var generator = SplitMix64(seed: 1)
     #expect(RandomDelay.uniform(min: .seconds(5), max: .seconds(1)) == .uniform(min: .seconds(1), max: .seconds(5)))
