@@ -42,14 +42,8 @@
     /// file, or a `.json` file holding an introspection result (a top-level `__schema`, or one
     /// under `data`). A manifest or a cassette has neither.
     static func isGraphQLSchema(_ url: URL) -> Bool {
-      switch url.pathExtension.lowercased() {
-      case "graphql", "graphqls":
-        return true
-      case "json":
-        guard let object = jsonObject(at: url) else { return false }
-        return object["__schema"] != nil || (object["data"] as? [String: Any])?["__schema"] != nil
-      default:
-        return false
+      isDocument(url, extensions: ["graphql", "graphqls"]) { object in
+        object["__schema"] != nil || (object["data"] as? [String: Any])?["__schema"] != nil
       }
     }
 

@@ -11,21 +11,20 @@
     /// a `.json` file whose top level has an `openapi` key (or a `swagger` one, which the document's
     /// reader refuses with the fix). A manifest or a cassette has neither key.
     static func isOpenAPIDocument(_ url: URL) -> Bool {
-      switch url.pathExtension.lowercased() {
-      case "yaml", "yml":
-        return true
-      case "json":
-        guard let object = jsonObject(at: url) else { return false }
-        return object["openapi"] != nil || object["swagger"] != nil
-      default:
-        return false
-      }
+      isDocument(url, extensions: ["yaml", "yml"]) { object in object["openapi"] != nil || object["swagger"] != nil }
     }
 
-    /// The top-level object of the JSON file at `url`; `nil` when it holds none.
-    static func jsonObject(at url: URL) -> [String: Any]? {
-      guard let data = try? WholeFile.read(url) else { return nil }
-      return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    /// Whether `url` names a document of a kind: a file with one of `extensions` (lowercase), or a
+    /// `.json` file whose top-level object `holds` what the kind has.
+    static func isDocument(
+      _ url: URL, extensions: Set<String>, orJSONWhere holds: ([String: Any]) -> Bool
+    ) -> Bool {
+      let fileExtension = url.pathExtension.lowercased()
+      if extensions.contains(fileExtension) { return true }
+      guard fileExtension == "json", let data = try? WholeFile.read(url),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+      else { return false }
+      return holds(object)
     }
 
     /// The OpenAPI documents among the inputs.

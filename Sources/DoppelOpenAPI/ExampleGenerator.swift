@@ -156,19 +156,14 @@
     }
   }
 
-  /// SplitMix64: a small, fast generator whose sequence depends on the seed alone.
+  /// The engine's seeded generator (SplitMix64), whose sequence depends on the seed alone, with
+  /// what example generation draws from it.
   struct SeededRandom {
-    private var state: UInt64
+    private var mixer: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { mixer = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var mixed = state
-      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-      return mixed ^ (mixed >> 31)
-    }
+    mutating func next() -> UInt64 { mixer.next() }
 
     /// A number in `0..<bound` (`bound` at least 1).
     mutating func next(below bound: Int) -> Int {

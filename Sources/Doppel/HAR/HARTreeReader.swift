@@ -55,8 +55,7 @@ enum HARTreeReader {
     let fields = try object(node)
     let method = try string(fields.required("method"))
     let url = try string(fields.required("url"))
-    let httpVersion = try fields.optional("httpVersion").map(string) ?? "HTTP/1.1"
-    let headers = try fields.optional("headers").map(readNameValues) ?? []
+    let (httpVersion, headers) = try readVersionAndHeaders(fields)
     let queryString = try fields.optional("queryString").map(readNameValues) ?? []
     let postData = try fields.optional("postData").map(readPostData)
     return HARRequest(
@@ -69,14 +68,23 @@ enum HARTreeReader {
     let fields = try object(node)
     let status = try int(fields.required("status"))
     let statusText = try fields.optional("statusText").map(string) ?? ""
-    let httpVersion = try fields.optional("httpVersion").map(string) ?? "HTTP/1.1"
-    let headers = try fields.optional("headers").map(readNameValues) ?? []
+    let (httpVersion, headers) = try readVersionAndHeaders(fields)
     let content = try fields.optional("content").map(readContent) ?? HARContent()
     let redirectURL = try fields.optional("redirectURL").map(string) ?? ""
     return HARResponse(
       status: status, statusText: statusText, httpVersion: httpVersion, headers: headers, content: content,
       redirectURL: redirectURL,
       extra: fields.extra(excluding: ["status", "statusText", "httpVersion", "headers", "content", "redirectURL"]))
+  }
+
+  /// The `httpVersion` and `headers` a request and a response both have.
+  private static func readVersionAndHeaders(
+    _ fields: Fields
+  ) throws(Problem) -> (httpVersion: String, headers: [HARNameValue]) {
+    (
+      try fields.optional("httpVersion").map(string) ?? "HTTP/1.1",
+      try fields.optional("headers").map(readNameValues) ?? []
+    )
   }
 
   private static func readContent(_ node: PositionedJSON) throws(Problem) -> HARContent {

@@ -184,7 +184,7 @@ extension ManifestReader {
       return value
     }
     let times = read("times") { (node, path) throws(ManifestProblem) in
-      try integer(node, path, in: 1...Self.maximumCount, what: "how many requests the stub answers (1 to 1000000000)")
+      try count(node, path, from: 1, what: "how many requests the stub answers")
     }
     let name = read("name") { (node, path) throws(ManifestProblem) in try string(node, path) }
     let requiresState = read("requiresState") { (node, path) throws(ManifestProblem) in

@@ -11,10 +11,7 @@ extension ManifestReader {
   func integer(
     _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Int>, what: String
   ) throws(ManifestProblem) -> Int {
-    guard case .number(let literal) = node.value else {
-      throw notANumber(node, path, what: what) { Int($0).map(range.contains) == true }
-    }
-    let value = PositionedJSON.number(literal)
+    let (literal, value) = try numberValue(node, path, what: what) { Int($0).map(range.contains) == true }
     guard value.isFinite, value.rounded(.towardZero) == value else {
       throw error(node, path, "expected \(what), found the number \(literal), which is not a whole number.")
     }
@@ -28,29 +25,38 @@ extension ManifestReader {
     return integer
   }
 
+  /// A count from `lower` to ``maximumCount`` (a `times`, or a number of bytes); `what` names it
+  /// for messages, which add the range.
+  func count(
+    _ node: PositionedJSON, _ path: ManifestKeyPath, from lower: Int, what: String
+  ) throws(ManifestProblem) -> Int {
+    try integer(node, path, in: lower...Self.maximumCount, what: "\(what) (\(lower) to \(Self.maximumCount))")
+  }
+
   /// A number in `range` (fractions allowed); `what` names the value and its range for messages.
   func number(
     _ node: PositionedJSON, _ path: ManifestKeyPath, in range: ClosedRange<Double>, what: String
   ) throws(ManifestProblem) -> Double {
-    guard case .number(let literal) = node.value else {
-      throw notANumber(node, path, what: what) { Double($0).map(range.contains) == true }
-    }
-    let value = PositionedJSON.number(literal)
+    let (literal, value) = try numberValue(node, path, what: what) { Double($0).map(range.contains) == true }
     guard value.isFinite, range.contains(value) else {
       throw error(node, path, "expected \(what), found the number \(literal), which is out of range.")
     }
     return value
   }
 
-  /// The refusal of `node`, which is not a number; a number in quotes that `fits` is told to drop
-  /// its quotes.
-  private func notANumber(
+  /// The number `node` holds, as written and as a double; anything else is refused, and a number
+  /// in quotes that `fits` is told to drop its quotes.
+  private func numberValue(
     _ node: PositionedJSON, _ path: ManifestKeyPath, what: String, fits: (String) -> Bool
-  ) -> ManifestProblem {
-    if case .string(let text) = node.value, fits(text) {
-      return error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
+  ) throws(ManifestProblem) -> (literal: String, value: Double) {
+    switch node.value {
+    case .number(let literal):
+      return (literal, PositionedJSON.number(literal))
+    case .string(let text) where fits(text):
+      throw error(node, path, "expected \(what), found \(node.kind). Write the number without quotes: \(text).")
+    default:
+      throw error(node, path, "expected \(what), found \(node.kind).")
     }
-    return error(node, path, "expected \(what), found \(node.kind).")
   }
 
   /// A duration: a number of seconds (`0.25`) or a string with a unit (`"250ms"`, `"1.5s"`), from

@@ -112,8 +112,7 @@ extension ManifestReader {
     }
     if let throttle = fields["throttle"] {
       response = response.throttled(
-        bytesPerSecond: try integer(
-          throttle, path + "throttle", in: 1...Self.maximumCount, what: "bytes per second (1 to 1000000000)"))
+        bytesPerSecond: try count(throttle, path + "throttle", from: 1, what: "bytes per second"))
     }
     if let chunked = fields["chunked"] {
       let chunkPath = path + "chunked"
@@ -123,14 +122,12 @@ extension ManifestReader {
           "chunking needs both \"size\" (bytes) and \"every\" (a duration), for example {\"size\": 512, \"every\": \"50ms\"}."
       )
       response = response.chunked(
-        size: try integer(
-          size, chunkPath + "size", in: 1...Self.maximumCount, what: "a chunk size in bytes (1 to 1000000000)"),
+        size: try count(size, chunkPath + "size", from: 1, what: "a chunk size in bytes"),
         every: try duration(every, chunkPath + "every"))
     }
     if let drop = fields["dropAfterBytes"] {
       response = response.droppingConnection(
-        afterBytes: try integer(
-          drop, path + "dropAfterBytes", in: 0...Self.maximumCount, what: "a number of bytes (0 to 1000000000)"))
+        afterBytes: try count(drop, path + "dropAfterBytes", from: 0, what: "a number of bytes"))
     }
     if let failing = fields["failing"] {
       let failingPath = path + "failing"

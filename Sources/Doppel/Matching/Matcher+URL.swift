@@ -161,15 +161,9 @@ extension Matcher {
   /// Matches the path against a glob: `*` within one segment, `**` across segments, `?` one
   /// character (`"/images/**/*.png"`).
   public static func path(glob: String) -> Matcher {
-    switch Pattern.glob(glob) {
-    case .failure(let problem): return Matcher(.invalid(problem))
-    case .success(let pattern):
-      return Matcher(
-        Condition(
-          field: "path", expected: "glob \"\(glob)\"", summary: glob, part: .path,
-          actual: { pattern.shown("\"\($0.path)\"", searching: [$0.path]) }, passes: { pattern.matches($0.path) })
-      ).spelled(.pathGlob(glob))
-    }
+    searching(
+      Pattern.glob(glob), field: "path", expected: "glob \"\(glob)\"", summary: glob, part: .path, in: \.path,
+      spelled: .pathGlob(glob))
   }
 
   /// Matches the percent-decoded path against a regular expression (searched, so anchor it with
@@ -184,27 +178,32 @@ extension Matcher {
   /// the stubs tried after them are not searched, and those stubs are treated as not matching (the
   /// near-miss report says so). Literal stubs still match.
   public static func path(regex: String) -> Matcher {
-    switch Pattern.compile(regex, what: "path") {
-    case .failure(let problem): return Matcher(.invalid(problem))
-    case .success(let pattern):
-      return Matcher(
-        Condition(
-          field: "path", expected: "matching /\(regex)/", summary: "/\(regex)/", part: .path,
-          actual: { pattern.shown("\"\($0.path)\"", searching: [$0.path]) }, passes: { pattern.matches($0.path) })
-      ).spelled(.pathRegex(regex))
-    }
+    searching(
+      Pattern.compile(regex, what: "path"), field: "path", expected: "matching /\(regex)/", summary: "/\(regex)/",
+      part: .path, in: \.path, spelled: .pathRegex(regex))
   }
 
   /// Matches the full URL string against a regular expression (searched, so anchor it with `^…$`).
   public static func url(regex: String) -> Matcher {
-    switch Pattern.compile(regex, what: "URL") {
+    searching(
+      Pattern.compile(regex, what: "URL"), field: "url", expected: "matching /\(regex)/", summary: "URL /\(regex)/",
+      part: .other, in: \.url.absoluteString, spelled: nil)
+  }
+
+  /// A matcher that searches a compiled pattern in the one string `text` reads off the request,
+  /// or, when the pattern did not compile, an invalid matcher that says why.
+  private static func searching(
+    _ compiled: Result<Pattern, DoppelError>, field: String, expected: String, summary: String,
+    part: Condition.Part, in text: @escaping @Sendable (Request) -> String, spelled spelling: Spelling?
+  ) -> Matcher {
+    switch compiled {
     case .failure(let problem): return Matcher(.invalid(problem))
     case .success(let pattern):
       return Matcher(
         Condition(
-          field: "url", expected: "matching /\(regex)/", summary: "URL /\(regex)/",
-          actual: { pattern.shown("\"\($0.url.absoluteString)\"", searching: [$0.url.absoluteString]) },
-          passes: { pattern.matches($0.url.absoluteString) }))
+          field: field, expected: expected, summary: summary, part: part,
+          actual: { pattern.shown("\"\(text($0))\"", searching: [text($0)]) }, passes: { pattern.matches(text($0)) })
+      ).spelled(spelling)
     }
   }
 }

@@ -95,10 +95,8 @@ public struct DoppelRemote: Sendable {
     _ matcher: Matcher, _ response: Response, times: Int? = nil, name: String? = nil,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
   ) async throws -> RemoteStub {
-    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: 1)
-    return try await located(at: location) {
-      try await add(matcher, try response.manifestResponse(), times: times, name: name, location: location)
-    }
+    try await stub(
+      matcher, .response(response), times: times, name: name, fileID: fileID, filePath: filePath, line: line)
   }
 
   /// Adds a stub answering with a ``Responder``: a ``Responder/sequence(_:then:)`` (a closure
@@ -109,19 +107,10 @@ public struct DoppelRemote: Sendable {
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
   ) async throws -> RemoteStub {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: 1)
-    return try await located(at: location) {
-      try await add(matcher, try responder.manifestResponse(), times: times, name: name, location: location)
-    }
-  }
-
-  /// What `body` returns; a stub it cannot send fails with an error located at the stub's
-  /// declaration.
-  private func located(
-    at location: CodeLocation, _ body: () async throws -> RemoteStub
-  ) async throws -> RemoteStub {
     do {
-      return try await body()
+      return try await add(matcher, try responder.manifestResponse(), times: times, name: name, location: location)
     } catch let error as DoppelError where error.kind == .invalidStub {
+      // A stub it cannot send fails with an error located at the stub's declaration.
       throw error.locatedIfUnknown(at: location)
     }
   }
