@@ -82,6 +82,29 @@ import Testing
     #expect(manifestError(json) == "/project/Fixtures/doppel.json:\(expected)")
   }
 
+  /// The script a manifest writes is the one a connection plays: read where a user reads it, off
+  /// the journal entry of a request to the stub (a plain HTTP request to a WebSocket stub is
+  /// refused with 426, and journaled with the script its upgrade would have played).
+  @Test func theScriptIsPlayedAsWritten() async throws {
+    let backend = try Backend(manifest: manifest(Self.chat), issueReporter: .ignore)
+    let (_, refused) = try await backend.respond(to: URLRequest(url: URL(string: "https://api.example.com/chat")!))
+    #expect(refused.statusCode == 426)
+    let response = try #require(backend.journal.first?.response)
+    let script = try #require(response.webSocketScript)
+    #expect(response.status == 101)
+    #expect(response.headers["Sec-WebSocket-Protocol"] == "chat")
+    #expect(
+      script.onConnect.map(\.description) == [
+        #"send text "welcome""#, #"send text "{\"type\":\"hello\"}" after 0.25 seconds"#,
+      ])
+    #expect(script.actions(for: .text("ping")).map(\.description) == [#"send text "pong""#])
+    #expect(script.actions(for: .text("echo me")).map(\.description) == ["send binary, 3 bytes"])
+    #expect(
+      script.actions(for: .text(#"{"type": "bye", "at": 3}"#)).map(\.description) == [#"close 4000 "bye""#])
+    #expect(script.actions(for: .text("quit")).map(\.description) == ["close 1000"])
+    #expect(script.actions(for: .binary(Data([9]))).map(\.description) == ["drop the connection after 1.0 seconds"])
+  }
+
   @Test func aWebSocketResponseIsNotSentThroughDoppelRemote() {
     #expect {
       try Response.webSocket(onConnect: [.send(.text("hi"))]).manifestResponse()

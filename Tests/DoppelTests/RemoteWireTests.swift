@@ -1,9 +1,11 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// What DoppelRemote sends: matchers and responses as manifest JSON, read back by the manifest
-/// reader to the same behaviour, and a clear refusal for what a manifest cannot say.
+/// reader to the same behaviour (an event stream streams the same events at the same pace), and a
+/// clear refusal for what a manifest cannot say.
 @Suite struct RemoteWireTests {
   /// `matcher` sent as manifest JSON and read back as a stub server reads it.
   private func roundTrip(_ matcher: Matcher) throws -> Matcher {
@@ -188,5 +190,63 @@ import Testing
     #expect(
       try Responder.sequence([.status(503), .status(200)], then: .cycle).manifestResponse()
         == ["sequence": [["status": 503], ["status": 200]], "then": "cycle"])
+  }
+
+  /// What a delegate sees of `/live` on `backend`, whose clock is `clock`: each event with the time
+  /// it had arrived by, the headers, and how the stream ended.
+  private func streamed(_ backend: Backend, clock: ManualClock, events count: Int) async throws -> [String] {
+    let delegate = EventDelegate()
+    let session = backend.makeSession(delegate: delegate)
+    defer { session.finishTasksAndInvalidate() }
+    let task = session.dataTask(with: URL(string: "https://a.com/live")!)
+    task.resume()
+    await delegate.waitForResponse()
+    var seen: [String] = []
+    for arrived in 1...count {
+      await clock.waitForSleepers()
+      #expect(delegate.events.count == arrived - 1)
+      clock.advance(by: .milliseconds(250))
+      await delegate.waitForEvents(arrived)
+      seen.append("at \(clock.now.offset): \(delegate.events.last ?? "nothing")")
+    }
+    let error = await delegate.completion()
+    let response = try #require(task.response as? HTTPURLResponse)
+    seen.append("Content-Type: \(response.value(forHTTPHeaderField: "Content-Type") ?? "none")")
+    seen.append("Cache-Control: \(response.value(forHTTPHeaderField: "Cache-Control") ?? "none")")
+    seen.append("ended with \(error.map { "URLError \(($0 as? URLError)?.code.rawValue ?? 0)" } ?? "no error")")
+    return seen
+  }
+
+  @Test(.timeLimit(.minutes(1))) func anEventStreamSentToAStubServerStreamsAsTheOriginalDoes() async throws {
+    let response = Response.eventStream(
+      [ServerSentEvent(id: "1", data: "a\nb", retry: .milliseconds(1500)), .comment("ping")],
+      every: .milliseconds(250), thenDrop: true)
+    let json = try response.manifestResponse()
+    #expect(
+      json
+        == [
+          "status": 200, "headers": ["Cache-Control": "no-cache"],
+          "events": [["id": "1", "data": "a\nb", "retry": 1.5], ["comment": "ping"]], "every": 0.25, "thenDrop": true,
+        ])
+    // Read back as the stub server reads what DoppelRemote sends.
+    let stub: JSONValue = ["request": "/live", "response": json]
+    let definition = try StubDefinition(
+      parsing: try JSONEncoder().encode(stub), source: "request body", directory: URL(fileURLWithPath: "/tmp"))
+    let sentClock = ManualClock()
+    let sent = quietBackend(clock: sentClock)
+    sent.register(definition)
+    let originalClock = ManualClock()
+    let original = quietBackend(clock: originalClock)
+    original.stub(.get("/live"), response)
+
+    let expected = [
+      "at 0.25 seconds: id: 1\nretry: 1500\ndata: a\ndata: b\n\n",
+      "at 0.5 seconds: : ping\n\n",
+      "Content-Type: text/event-stream",
+      "Cache-Control: no-cache",
+      "ended with URLError \(URLError.Code.networkConnectionLost.rawValue)",
+    ]
+    #expect(try await streamed(original, clock: originalClock, events: 2) == expected)
+    #expect(try await streamed(sent, clock: sentClock, events: 2) == expected)
   }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import Doppel
 
 /// The random delays and failure rates as the engine holds them: the draws from a seed, their bounds,
-/// and what a manifest and DoppelRemote make of them.
+/// and what DoppelRemote sends of them.
 @Suite struct RandomDelayTests {
   @Test func outOfRangeDistributionsAreTamedNotTrapped() {
     var generator = SplitMix64(seed: 1)
@@ -14,39 +14,6 @@ import Testing
     #expect(huge.draw(&generator) == RandomDelay.longest)
     let wide = RandomDelay.lognormal(median: .seconds(80_000), sigma: 10)
     for _ in 0..<1000 { #expect(wide.draw(&generator) <= RandomDelay.longest) }
-  }
-
-  @Test func aManifestSaysFaultsRandomDelaysFailureRatesAndTheSeed() async throws {
-    let loaded = try manifest(
-      #"""
-      {
-        "seed": 1,
-        "stubs": [
-          {"request": "GET https://api.example.com/empty", "response": {"fault": "emptyResponse"}},
-          {"request": "GET https://api.example.com/flaky",
-           "response": {"text": "ok", "delay": {"uniform": {"min": "100ms", "max": 0.5}},
-                        "failing": {"rate": 0.3, "with": {"status": 503}}}},
-          {"request": "GET https://api.example.com/tail",
-           "response": {"status": 204, "delay": {"lognormal": {"median": "200ms", "sigma": 0.5}}}}
-        ]
-      }
-      """#)
-    #expect(loaded.seed == 1)
-    let backend = try Backend(manifest: loaded, issueReporter: .ignore)
-    #expect(backend.seed == 1)
-    let stubs = backend.stubs
-    #expect(stubs[0].responder.problem == nil)
-    guard case .fixed(let empty) = stubs[0].responder.kind, case .fixed(let flaky) = stubs[1].responder.kind,
-      case .fixed(let tail) = stubs[2].responder.kind
-    else {
-      Issue.record("expected fixed responses")
-      return
-    }
-    #expect(ConnectionFault(try #require(empty.error)) == .empty)
-    #expect(flaky.chance?.delay == .uniform(min: .milliseconds(100), max: .milliseconds(500)))
-    #expect(flaky.chance?.failure?.rate == 0.3)
-    #expect(flaky.chance?.failure?.response.status == 503)
-    #expect(tail.chance?.delay == .lognormal(median: .milliseconds(200), sigma: 0.5))
   }
 
   @Test func faultsRandomDelaysFailureRatesAndProxiesAreSentAndReadBack() throws {
