@@ -35,6 +35,34 @@ import Testing
     #expect(try await load.value == "late")
   }
 
+  @Test func theReceiveTimeSpreadsTheBody() async throws {
+    let clock = ManualClock()
+    let backend = Backend(issueReporter: .ignore, clock: clock)
+    let body = String(repeating: "x", count: 1000)
+    let timings: JSONValue = ["send": 0, "wait": 0, "receive": 500]
+    try backend.replay(
+      Cassette(entries: [Self.entry("https://api.example.com/big", body: body, timings: timings)]),
+      replayingTimings: true)
+    let delegate = EventDelegate()
+    let session = backend.makeSession(delegate: delegate)
+    defer { session.finishTasksAndInvalidate() }
+    session.dataTask(with: URL(string: "https://api.example.com/big")!).resume()
+    // No wait before the head: the first 100 bytes come with it.
+    await delegate.waitForEvents(1)
+    #expect(delegate.events.map(\.count) == [100])
+    #expect(clock.now.offset == .zero)
+    // 1000 bytes in 500 ms is 2000 bytes a second: 100 more bytes each 50 ms.
+    for arrived in 2...10 {
+      await clock.waitForSleepers()
+      clock.advance(by: .milliseconds(50))
+      await delegate.waitForEvents(arrived)
+      #expect(delegate.events.map(\.count) == Array(repeating: 100, count: arrived))
+    }
+    #expect(await delegate.completion() == nil)
+    #expect(delegate.events.joined() == body)
+    #expect(clock.now.offset == .milliseconds(450))
+  }
+
   @Test func withoutTimingsTheEntrysTimeIsTheDelay() async throws {
     let clock = ManualClock()
     let backend = Backend(issueReporter: .ignore, clock: clock)
