@@ -53,41 +53,6 @@ import Testing
     #expect(!Platform.corelibs.guardsUnservedTasks)
   }
 
-  // MARK: What only a Mac can settle (skipped on Linux)
-
-  @Test(.enabled(if: Platform.current == .apple, "Apple's URLSession only"))
-  func onApplePlatformsBackendSessionReportsAWebSocketTaskAsItIsMade() async throws {
-    let issues = IssueCollector()
-    let backend = Backend(issueReporter: issues.reporter)
-    let port = try #require(RefusingPort.port)
-    let socket = backend.session.webSocketTask(with: try #require(URL(string: "ws://127.0.0.1:\(port)/chat")))
-    socket.resume()
-    await #expect(throws: (any Error).self) { _ = try await socket.receive() }
-    #expect(issues.all.count == 1)
-    #expect(
-      issues.all.first?.message.hasPrefix("A WebSocket task (ws://127.0.0.1:\(port)/chat) cannot be stubbed") == true)
-  }
-
-  /// A session made with the caller's own delegate gets the guard in front of it: its WebSocket
-  /// task is reported and cancelled as for `backend.session`, and the caller's delegate still
-  /// gets its calls (`RedirectDelegateTests` shows the redirect ones on Apple platforms). Were the
-  /// task to get past, the refusing proxy would meet it: `.invalid` never resolves, and a task
-  /// that went direct would fail with `.cannotFindHost` after a DNS query.
-  @Test(.enabled(if: Platform.current == .apple, "Apple's URLSession only"))
-  func onApplePlatformsASessionWithItsOwnDelegateReportsAWebSocketTaskToo() async throws {
-    let issues = IssueCollector()
-    let backend = Backend(issueReporter: issues.reporter)
-    let session = backend.makeSession(delegate: RedirectDelegateTests.RedirectLog(follow: true))
-    defer { session.invalidateAndCancel() }
-    let socket = session.webSocketTask(with: try #require(URL(string: "ws://doppel.invalid/chat")))
-    socket.resume()
-    let error = await #expect(throws: URLError.self) { _ = try await socket.receive() }
-    #expect(error?.code != .cannotFindHost)
-    #expect(
-      issues.all.map(\.message).first?.hasPrefix("A WebSocket task (ws://doppel.invalid/chat) cannot be stubbed")
-        == true)
-  }
-
   /// Without an Objective-C runtime to forward through, the caller's delegate is used as it is
   /// (Linux, whose sessions need no guard); without one, the guard alone.
   @Test func theDelegateForASessionIsTheGuardOrForwardsToTheCallers() {
