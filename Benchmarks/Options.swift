@@ -21,9 +21,9 @@ struct Options: Sendable {
   /// Which doors to measure: all by default (`openapi` and `json` only with the OpenAPI trait).
   var doors: Set<String> = Options.allDoors
   #if OpenAPI
-    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "openapi", "json"]
+    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "checks", "openapi", "json"]
   #else
-    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading"]
+    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "checks"]
   #endif
   /// Stubs in each generated manifest, and entries in the generated cassette, of the loading run.
   var loadingCount = 50_000
@@ -39,7 +39,7 @@ struct Options: Sendable {
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N]
-                      [--only session|memory|delayed|test|testcost|loading|openapi|json] [--loading N]
+                      [--only session|memory|delayed|test|testcost|loading|checks|openapi|json] [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
 
@@ -56,7 +56,9 @@ struct Options: Sendable {
       --only DOOR          measure only the URLSession door (session), respond(to:) (memory),
                            delayed answers through URLSession at 64 in flight (delayed), or the
                            cost of a whole test (test, or testcost), or the time big manifests and cassettes
-                           take to load (loading), or what OpenAPI validation of a request and its
+                           take to load (loading), or the checks of what no answer shows: plain
+                           URLs take the fast path, the toolchain's FoundationNetworking internals
+                           are there (checks), or what OpenAPI validation of a request and its
                            response costs (openapi; needs --traits OpenAPI), or the tape parser the
                            OpenAPI checker reads bodies with against the positioned parser (json; the
                            same trait)

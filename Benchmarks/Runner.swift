@@ -174,6 +174,10 @@ func runBenchmarks(_ options: Options) async -> Int {
     print("")
     failures += Loading.run(count: options.loadingCount)
   }
+  if options.doors.contains("checks"), options.profile == nil {
+    print("")
+    failures += Checks.run()
+  }
   #if OpenAPI
     if options.doors.contains("openapi") {
       failures += await Validation.run(options: options)

@@ -3,13 +3,13 @@ import Foundation
 
 /// Reads what FoundationNetworking keeps private, with a safe answer when it cannot: the one place
 /// Doppel reads another library's internals. Each read names the stored property it needs;
-/// ``selfTest()`` checks every one of them against the running toolchain, and a test fails with
-/// the field's name when a toolchain renames or removes one.
+/// ``selfTest()`` checks every one of them against the running toolchain, and the benchmarks'
+/// checks fail with the field's name when a toolchain renames or removes one.
 ///
 /// Compiled on every platform: on Apple platforms `Mirror` finds none of these fields in
 /// CFNetwork's Objective-C classes, and every read gives its safe answer (``Platform`` decides
 /// whether a read is asked for at all).
-enum FoundationNetworkingInternals {
+package enum FoundationNetworkingInternals {
   /// Whether the task's callbacks go to a session delegate (so body pieces can be streamed to it),
   /// rather than to a completion handler or an `async` caller, which on Linux receive only the last
   /// piece given to URLSession. Must be called on the session's queue (inside `startLoading`, or
@@ -89,14 +89,14 @@ enum FoundationNetworkingInternals {
   /// The task's work queue: the serial queue FoundationNetworking calls `startLoading` and
   /// `stopLoading` on and expects the `URLProtocolClient` to be called on. `nil` when it cannot be
   /// read (elsewhere than Linux, or a FoundationNetworking without it).
-  static func workQueue(of task: URLSessionTask) -> DispatchQueue? {
+  package static func workQueue(of task: URLSessionTask) -> DispatchQueue? {
     child("workQueue", of: task) as? DispatchQueue
   }
 
   /// The private fields read above, checked against the running toolchain: one message for each
   /// that cannot be read, naming the field and what Doppel does without it. Empty when all can be
   /// read, and on Apple platforms, which need none of them.
-  static func selfTest() -> [String] {
+  package static func selfTest() -> [String] {
     guard Platform.current == .corelibs else { return [] }
     var problems: [String] = []
     func missing(_ path: String, _ consequence: String) {

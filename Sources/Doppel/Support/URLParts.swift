@@ -6,8 +6,9 @@ import Foundation
 /// Reading them through `URL` reparses the string for each part, which costs more than the rest of
 /// resolving a request. Plain URLs (ASCII, `scheme://host[:port]/path`, nothing to decode) are
 /// split here in one pass; anything else falls back to `URL`'s own accessors, so the answer is
-/// always the one `URL` gives. `URLPartsTests` checks the two agree.
-struct URLParts: Equatable {
+/// always the one `URL` gives. `URLPartsTests` checks the two agree; the benchmarks check that
+/// plain URLs take the fast path.
+package struct URLParts: Equatable {
   var scheme: String
   var host: String
   var port: Int?
@@ -38,7 +39,7 @@ struct URLParts: Equatable {
   }
 
   /// The parts of a plain URL string, or `nil` when it needs `URL`'s full rules.
-  static func fast(_ string: String) -> URLParts? {
+  package static func fast(_ string: String) -> URLParts? {
     var string = string
     return string.withUTF8 { fast(bytes: $0) }
   }

@@ -168,12 +168,6 @@ import Testing
       #expect(Platform.current == .apple)
     #endif
   }
-
-  /// The private fields of FoundationNetworking Doppel reads are all there in this toolchain; a
-  /// toolchain that renames one fails here with the field's name.
-  @Test func foundationNetworkingsPrivateFieldsCanBeRead() {
-    #expect(FoundationNetworkingInternals.selfTest() == [])
-  }
 }
 
 /// One load through a protocol instance made for an Apple-contract route of `backend`.

@@ -43,16 +43,6 @@ struct URLPartsTests {
     #expect(URLParts(url) == URLParts.foundation(url), "\(string)")
   }
 
-  @Test("plain URLs take the fast path; ones needing URL's rules do not")
-  func fastPathCoverage() {
-    #expect(URLParts.fast("https://api.example.com/items/7") != nil)
-    #expect(URLParts.fast("http://localhost:8080/") != nil)
-    #expect(URLParts.fast("https://api.example.com/caf%C3%A9") == nil)
-    #expect(URLParts.fast("https://user@api.example.com/") == nil)
-    #expect(URLParts.fast("http://[::1]/") == nil)
-    #expect(URLParts.fast("https://api.example.com/a/") == nil)
-  }
-
   @Test("a request reads its parts from the URL")
   func requestParts() {
     let request = Request(url: URL(string: "https://API.example.com:8443/Users/42/?q=1")!)
