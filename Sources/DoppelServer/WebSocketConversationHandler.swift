@@ -195,6 +195,8 @@
         let action = queue[0]
         if action.delay > .zero && !waitedForNext {
           waitedForNext = true
+          // What was sent before the wait goes out now, not with the next action after it.
+          context.flush()
           schedule(after: action.delay, context: context)
           return
         }

@@ -143,6 +143,70 @@
       }
     }
 
+    /// A manifest's script, as a client meets it: the greeting at once and the delayed one on the
+    /// backend's clock, each reply to the message it answers, each close with its code, and a drop
+    /// after its delay (one conversation per ending).
+    @Test func aManifestsChatScriptIsPlayedAsWritten() async throws {
+      let json = """
+        {"stubs": [{"request": "/chat", "response": {
+          "headers": {"Sec-WebSocket-Protocol": "chat"},
+          "websocket": {
+            "onConnect": [{"send": "welcome"}, {"json": {"type": "hello"}, "delay": "250ms"}],
+            "on": [
+              {"message": "ping", "reply": "pong"},
+              {"regex": "^echo ", "reply": {"binary": "AQID"}},
+              {"json": {"type": "bye"}, "reply": [{"close": {"code": 4000, "reason": "bye"}}]},
+              {"message": "quit", "reply": {"close": true}},
+              {"reply": [{"drop": true, "delay": 1}]}
+            ]
+          }
+        }}]}
+        """
+      let clock = ManualClock()
+      let manifest = try Manifest(data: Data(json.utf8), url: URL(fileURLWithPath: "/project/doppel.json"))
+      let backend = try Backend(manifest: manifest, issueReporter: .ignore, clock: clock)
+      try await withStubServer(backend) { server in
+        func greeted() async throws -> WebSocketClient {
+          let connection = try await WebSocketClient.connect(port: server.port, path: "/chat")
+          // At once: the greeting does not wait for the delayed one after it.
+          #expect(try await connection.readFrame() == .text("welcome"))
+          await clock.waitForSleepers()
+          clock.advance(by: .milliseconds(249))
+          #expect(clock.sleeperCount == 1)
+          clock.advance(by: .milliseconds(1))
+          #expect(try await connection.readFrame() == .text(#"{"type":"hello"}"#))
+          return connection
+        }
+
+        let chat = try await greeted()
+        defer { chat.raw.close() }
+        try await chat.send(text: "ping")
+        #expect(try await chat.readFrame() == .text("pong"))
+        try await chat.send(text: "echo me")
+        #expect(try await chat.readFrame() == .binary([1, 2, 3]))
+        try await chat.send(text: #"{"type": "bye", "at": 3}"#)
+        #expect(try await chat.readFrame() == .close(4000))
+
+        let quit = try await greeted()
+        defer { quit.raw.close() }
+        try await quit.send(text: "quit")
+        #expect(try await quit.readFrame() == .close(1000))
+
+        let dropped = try await greeted()
+        defer { dropped.raw.close() }
+        try await dropped.send(binary: [9])
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .milliseconds(1))
+        // No close frame: the connection just ends.
+        let (bytes, end) = try await dropped.raw.readUntilEnd()
+        #expect(bytes.isEmpty)
+        #expect(end == .closed)
+        #expect(backend.webSocketEvents.last?.description == "#3 server dropped the connection")
+      }
+    }
+
     /// The HTTP timeouts stop at the upgrade; the conversation has its own idle timeout
     /// (``StubServer/Configuration/webSocketIdleTimeout``, tested on virtual time in
     /// `WebSocketIdleTests`), far longer here.
@@ -336,6 +400,8 @@
     }
 
     func send(text: String) async throws { try await send(opcode: 1, payload: Array(text.utf8)) }
+
+    func send(binary: [UInt8]) async throws { try await send(opcode: 2, payload: binary) }
 
     func sendClose(code: UInt16, reason: String) async throws {
       try await send(opcode: 8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8))
