@@ -42,15 +42,8 @@
         status: status, headers: headers.merging(["Content-Type": "application/json"]), body: Data(text.utf8))
     }
 
-    /// A temporary directory holding `files`.
-    func folder(_ files: [String: String]) throws -> URL {
-      let directory = try temporaryDirectory()
-      for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
-      return directory
-    }
-
     @Test func reportsEachDifferenceAtItsEntry() async throws {
-      let directory = try folder(["api.har": Self.cassette])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette])
       let upstream = Self.upstream()
       try await withStubServer(upstream) { server in
         let base = server.baseURL.absoluteString
@@ -85,7 +78,7 @@
     }
 
     @Test func aVolatileFieldIsReportedUnlessIgnored() async throws {
-      let directory = try folder(["api.har": Self.cassette])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette])
       try await withStubServer(Self.upstream()) { server in
         let result = try await DoppelProcess.run(
           ["drift", "api.har", "--against", server.baseURL.absoluteString, "--ignore", "nickname"],
@@ -97,7 +90,7 @@
     }
 
     @Test func aPOSTIsSentWhenAskedFor() async throws {
-      let directory = try folder(["api.har": Self.cassette])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette])
       let upstream = Self.upstream()
       try await withStubServer(upstream) { server in
         let base = server.baseURL.absoluteString
@@ -118,7 +111,7 @@
     }
 
     @Test func nothingDriftedExitsWithZero() async throws {
-      let directory = try folder(["api.har": Self.cassette])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette])
       try await withStubServer(Self.upstream()) { server in
         let base = server.baseURL.absoluteString
         // Values are not compared by default: /v1/same answers other values of the same types.
@@ -152,7 +145,7 @@
                         properties:
                           id: {type: string}
         """
-      let directory = try folder(["same.har": Self.firstEntryOnly, "api.yaml": document])
+      let directory = try temporaryDirectory(holding: ["same.har": Self.firstEntryOnly, "api.yaml": document])
       try await withStubServer(Self.upstream()) { server in
         let base = server.baseURL.absoluteString
         let result = try await DoppelProcess.run(
@@ -168,7 +161,7 @@
     }
 
     @Test func jsonReportForCI() async throws {
-      let directory = try folder(["api.har": Self.cassette])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette])
       try await withStubServer(Self.upstream()) { server in
         let base = server.baseURL.absoluteString
         let result = try await DoppelProcess.run(
@@ -207,7 +200,7 @@
           {"request": {"method": "GET", "url": "https://api.example.com/v1/me?api_key=k3y-v4lue-0123456789", "headers": [{"name": "Authorization", "value": "Bearer REDACTED"}]}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer recorded-secret-0123456789"}], "content": {"mimeType": "application/json", "text": "{\"user\": \"tom\", \"sessionToken\": \"recorded-token-0123456789\"}"}}}
         ]}}
         """#
-      let directory = try folder(["me.har": cassette])
+      let directory = try temporaryDirectory(holding: ["me.har": cassette])
       let upstream = Backend(issueReporter: .ignore)
       upstream.stub(
         .get("/v1/me"),
@@ -260,7 +253,7 @@
       """#
 
     @Test func manifestStubsAreResentOrSkippedWithTheReason() async throws {
-      let directory = try folder(["doppel.json": Self.manifest])
+      let directory = try temporaryDirectory(holding: ["doppel.json": Self.manifest])
       let upstream = Self.upstream()
       try await withStubServer(upstream) { server in
         let base = server.baseURL.absoluteString
@@ -287,7 +280,7 @@
     }
 
     @Test func anUnreachableServerIsReportedPerEntry() async throws {
-      let directory = try folder(["api.har": Self.cassette])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette])
       // A port that was just free: a server bound it and closed.
       let closed = try await withStubServer(Backend(issueReporter: .ignore)) { server in server.baseURL }
       let base = closed.absoluteString
@@ -301,7 +294,7 @@
     }
 
     @Test func anAnswerThatNeverComesTimesOut() async throws {
-      let directory = try folder(["same.har": Self.firstEntryOnly])
+      let directory = try temporaryDirectory(holding: ["same.har": Self.firstEntryOnly])
       let upstream = Backend(issueReporter: .ignore)
       upstream.stub(.get("/v1/same"), .never)
       try await withStubServer(upstream) { server in
@@ -324,7 +317,7 @@
           {"request": "GET /v1/status", "requiresState": "signedIn", "response": {"json": {}}}
         ]}
         """#
-      let directory = try folder(["doppel.json": manifest])
+      let directory = try temporaryDirectory(holding: ["doppel.json": manifest])
       try await withStubServer(Self.upstream()) { server in
         let base = server.baseURL.absoluteString
         let result = try await DoppelProcess.run(["drift", "doppel.json", "--against", base], directory: directory)
@@ -343,7 +336,7 @@
           {"request": "GET /b", "drfit": true, "response": {"status": 200}}
         ]}
         """
-      let directory = try folder(["doppel.json": manifest])
+      let directory = try temporaryDirectory(holding: ["doppel.json": manifest])
       let result = try await DoppelProcess.run(
         ["drift", "doppel.json", "--against", "http://127.0.0.1:1"], directory: directory)
       #expect(result.status == 2)
@@ -356,7 +349,7 @@
     }
 
     @Test func badInputIsAUsageOrReadError() async throws {
-      let directory = try folder(["api.har": Self.cassette, "broken.har": "{"])
+      let directory = try temporaryDirectory(holding: ["api.har": Self.cassette, "broken.har": "{"])
       let noBase = try await DoppelProcess.run(["drift", "api.har"], directory: directory)
       #expect(noBase.status == 64)
       #expect(noBase.error.contains("Missing expected argument '--against <url>'"))

@@ -121,20 +121,14 @@
 
       """
 
-    /// A new folder holding `files` (name and text).
-    func folder(_ files: [String: String]) throws -> URL {
-      let directory = try temporaryDirectory()
-      for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
-      return directory
-    }
-
     /// The server's URL with `path` (and the query it may hold) appended.
     func url(_ base: URL, _ path: String) throws -> URL {
       try #require(URL(string: base.absoluteString + path))
     }
 
     @Test func servesEveryOperationOfADocument() async throws {
-      let document = try folder(["library.yaml": Self.library]).appendingPathComponent("library.yaml")
+      let document = try temporaryDirectory(holding: ["library.yaml": Self.library]).appendingPathComponent(
+        "library.yaml")
       let doppel = try DoppelProcess(["serve", document.path, "--port", "0", "--no-watch"])
       let base = try await doppel.serverURL()
       #expect(try await doppel.line(containing: "Serving").contains("library.yaml (OpenAPI 3.1.0): 5 stubs at"))
@@ -203,7 +197,7 @@
 
     @Test(arguments: [true, false])
     func aManifestBesideTheDocumentTakesPrecedenceInEitherOrder(manifestFirst: Bool) async throws {
-      let directory = try folder([
+      let directory = try temporaryDirectory(holding: [
         "library.yaml": Self.library,
         "doppel.json": #"""
         {"stubs": [
@@ -232,7 +226,7 @@
     /// A cassette and a manifest beside the document: theirs answer first, and `--validate`
     /// checks their answers against the document too.
     @Test func aCassetteAndAManifestBesideTheDocumentAnswerFirstAndTheirAnswersAreValidated() async throws {
-      let directory = try folder([
+      let directory = try temporaryDirectory(holding: [
         "library.yaml": Self.library,
         "doppel.json": #"""
         {"stubs": [
@@ -275,7 +269,7 @@
     }
 
     @Test func aNamedExampleIsAScenario() async throws {
-      let directory = try folder(["library.yaml": Self.library])
+      let directory = try temporaryDirectory(holding: ["library.yaml": Self.library])
       for (arguments, environment) in [
         (["--scenario", "empty"], [:]), ([], ["DOPPEL_SCENARIO": "empty"]),
       ] {
@@ -309,7 +303,7 @@
     }
 
     @Test func validatePrintsEveryViolationAndChangesNoAnswer() async throws {
-      let directory = try folder(["library.yaml": Self.library])
+      let directory = try temporaryDirectory(holding: ["library.yaml": Self.library])
       let doppel = try DoppelProcess(
         ["serve", "library.yaml", "--validate", "--port", "0", "--no-watch"], directory: directory)
       let base = try await doppel.serverURL()
@@ -340,7 +334,8 @@
       #expect(await doppel.waitForExit() == 0)
 
       let without = try await DoppelProcess.run(
-        ["serve", "doppel.json", "--validate", "--port", "0"], directory: try folder(["doppel.json": #"{"stubs": []}"#])
+        ["serve", "doppel.json", "--validate", "--port", "0"],
+        directory: try temporaryDirectory(holding: ["doppel.json": #"{"stubs": []}"#])
       )
       #expect(without.status != 0)
       #expect(
@@ -350,7 +345,7 @@
     }
 
     @Test func anEditedDocumentIsReloaded() async throws {
-      let directory = try folder(["library.yaml": Self.library])
+      let directory = try temporaryDirectory(holding: ["library.yaml": Self.library])
       let document = directory.appendingPathComponent("library.yaml")
       let doppel = try DoppelProcess(["serve", "library.yaml", "--port", "0"], directory: directory)
       let base = try await doppel.serverURL()
@@ -399,7 +394,7 @@
     }
 
     @Test func aMalformedDocumentIsAClearError() async throws {
-      let directory = try folder([
+      let directory = try temporaryDirectory(holding: [
         "broken.yaml": "openapi: 3.1.0\ninfo:\n  title: Broken\n   version: 1.0.0\npaths: {}\n",
         "swagger.json": #"{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}}"#,
       ])

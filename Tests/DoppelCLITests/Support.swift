@@ -36,6 +36,13 @@
     return url
   }
 
+  /// A fresh temporary directory holding `files` (names relative to it, and their text).
+  func temporaryDirectory(holding files: [String: String]) throws -> URL {
+    let directory = try temporaryDirectory()
+    for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+    return directory
+  }
+
   /// A URLSession on the real HTTP stack.
   let realSession = URLSession(configuration: .ephemeral)
 

@@ -2,6 +2,7 @@
   import Doppel
   import DoppelServer
   import Foundation
+  import TestSupport
   import Testing
 
   #if canImport(FoundationNetworking)
@@ -29,33 +30,6 @@
     request.httpBody = body
     let (data, response) = try await realSession.data(for: request)
     return (String(decoding: data, as: UTF8.self), try #require(response as? HTTPURLResponse))
-  }
-
-  /// A flag a test can read while a request is in flight.
-  ///
-  /// Built on `NSLock` rather than Doppel's `package` lock, because this file is also compiled by
-  /// the IntegrationTests package, which is another package.
-  final class Flag: @unchecked Sendable {
-    // Why `@unchecked` is safe: `value` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { _ = testAndSet() }
-
-    /// Sets the flag and returns whether it was set already.
-    func testAndSet() -> Bool {
-      lock.lock()
-      defer { lock.unlock() }
-      let was = value
-      value = true
-      return was
-    }
-
-    var isSet: Bool {
-      lock.lock()
-      defer { lock.unlock() }
-      return value
-    }
   }
 
   /// Runs blocking work on a thread of its own, so that the cooperative pool is never blocked.

@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// Cassettes listed in a manifest, with their matching rules and timings.

@@ -3,13 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A flag a test can read while a request is in flight.
-final class Flag: Sendable {
-  private let value = Locked(false)
-  func set() { value.withLock { $0 = true } }
-  var isSet: Bool { value.withLock { $0 } }
-}
-
 @Suite(.timeLimit(.minutes(2))) struct TimingTests {
   @Test func aDelayedResponseWaitsForTheClock() async throws {
     let clock = ManualClock()
