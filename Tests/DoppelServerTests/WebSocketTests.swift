@@ -147,23 +147,9 @@
     /// backend's clock, each reply to the message it answers, each close with its code, and a drop
     /// after its delay (one conversation per ending).
     @Test func aManifestsChatScriptIsPlayedAsWritten() async throws {
-      let json = """
-        {"stubs": [{"request": "/chat", "response": {
-          "headers": {"Sec-WebSocket-Protocol": "chat"},
-          "websocket": {
-            "onConnect": [{"send": "welcome"}, {"json": {"type": "hello"}, "delay": "250ms"}],
-            "on": [
-              {"message": "ping", "reply": "pong"},
-              {"regex": "^echo ", "reply": {"binary": "AQID"}},
-              {"json": {"type": "bye"}, "reply": [{"close": {"code": 4000, "reason": "bye"}}]},
-              {"message": "quit", "reply": {"close": true}},
-              {"reply": [{"drop": true, "delay": 1}]}
-            ]
-          }
-        }}]}
-        """
       let clock = ManualClock()
-      let manifest = try Manifest(data: Data(json.utf8), url: URL(fileURLWithPath: "/project/doppel.json"))
+      let manifest = try Manifest(
+        data: Data(chatScriptManifest.utf8), url: URL(fileURLWithPath: "/project/doppel.json"))
       let backend = try Backend(manifest: manifest, issueReporter: .ignore, clock: clock)
       try await withStubServer(backend) { server in
         func greeted() async throws -> WebSocketClient {

@@ -1,31 +1,11 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// A manifest's `websocket` responses: the script as written, and every mistake at its position.
 @Suite struct ManifestWebSocketTests {
-  static let chat = """
-    {
-      "stubs": [
-        {
-          "request": "/chat",
-          "response": {
-            "headers": {"Sec-WebSocket-Protocol": "chat"},
-            "websocket": {
-              "onConnect": [{"send": "welcome"}, {"json": {"type": "hello"}, "delay": "250ms"}],
-              "on": [
-                {"message": "ping", "reply": "pong"},
-                {"regex": "^echo ", "reply": {"binary": "AQID"}},
-                {"json": {"type": "bye"}, "reply": [{"close": {"code": 4000, "reason": "bye"}}]},
-                {"message": "quit", "reply": {"close": true}},
-                {"reply": [{"drop": true, "delay": 1}]}
-              ]
-            }
-          }
-        }
-      ]
-    }
-    """
+  static let chat = chatScriptManifest
 
   @Test(
     arguments: [
