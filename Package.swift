@@ -141,12 +141,14 @@ let package = Package(
 
     // Every Swift code block of README.md and the DocC articles, compiled: the sources in
     // Tests/DocumentationSnippets/Generated are written by Scripts/extract-doc-snippets. Blocks
-    // about DoppelServer compile with the Server trait. A plain target, not a test target: `swift
-    // test` compiles it, but no test binary links it, so the tests the snippets declare never run.
-    .target(
+    // about DoppelServer compile with the Server trait. A test target: the tests the snippets show
+    // run (those marked compile-only are listed as skipped, with the reason), replaying the
+    // cassettes in Generated/__Cassettes__.
+    .testTarget(
       name: "DocumentationSnippets",
       dependencies: ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI", "DoppelGraphQL"],
       path: "Tests/DocumentationSnippets",
+      exclude: ["Generated/__Cassettes__"],
       resources: [.copy("Fixtures")]
     ),
     // Checks that the generated snippets are up to date and that the reports the docs show are real.

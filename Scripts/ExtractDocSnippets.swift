@@ -32,6 +32,10 @@ struct ExtractDocSnippets {
       "\(summary.compiled) Swift blocks compiled by swift test, \(summary.compiledWithServerTrait) more with --traits Server, \(summary.skipped.count) skipped:"
     )
     for skipped in summary.skipped { print("  \(skipped)") }
+    print(
+      "\(summary.runAsTests) blocks of tests run, \(summary.compileOnly.count) more are compile-only (listed as skipped):"
+    )
+    for compileOnly in summary.compileOnly { print("  \(compileOnly)") }
     if check {
       guard stale.isEmpty else {
         print("Out of date: \(stale.joined(separator: ", ")). Run Scripts/extract-doc-snippets.")

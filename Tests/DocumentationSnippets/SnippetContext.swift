@@ -62,6 +62,22 @@ var manifest: Manifest {
 /// The backend an earlier snippet made.
 let backend = Backend()
 
+/// The CatFancy example's model as the snippets use it: `BreedListModel(session:)` fetches
+/// `breedsURL` (https://api.example.com/breeds.json), the endpoint the snippets stub as
+/// `/breeds.json`, where CatFancy's own model fetches from its S3 folder (`/CatFancy/breeds.json`).
+/// Declared here, it stands in for CatFancyKit's in every snippet.
+final class BreedListModel: Sendable {
+  let base: CatFancyKit.BreedListModel
+
+  init(session: URLSession, url: URL = breedsURL) {
+    base = CatFancyKit.BreedListModel(session: session, url: url)
+  }
+
+  var state: BreedListState { base.state }
+  var breeds: [Breed] { base.breeds }
+  func load() async { await base.load() }
+}
+
 /// The model an earlier snippet made.
 let model = BreedListModel(session: backend.session, url: breedsURL)
 

@@ -25,11 +25,20 @@ import Testing
       "\(stale.sorted()) in \(DocSnippets.outputDirectory) come from no document. Run Scripts/extract-doc-snippets.")
   }
 
-  @Test("every Swift block is compiled, or skipped with a reason that says why")
+  @Test(
+    "every Swift block is compiled, or skipped with a reason that says why; every block of tests runs, or says why not")
   func everyBlockIsAccountedFor() throws {
     let (_, summary) = try DocSnippets.generate(root: Self.root)
     #expect(summary.compiled >= 35)
     #expect(summary.compiledWithServerTrait >= 3)
+    #expect(summary.runAsTests >= 13)
+    for compileOnly in summary.compileOnly {
+      // Tests whose body the article leaves to the reader (`{ … }`), and a contract test that would
+      // write its pact into the package's folder.
+      #expect(
+        compileOnly.contains("left for the reader") || compileOnly.contains("pacts/"), "\(compileOnly)")
+    }
+    #expect(summary.compileOnly.count <= 6, "\(summary.compileOnly)")
     for skipped in summary.skipped {
       // Code that uses types swift-openapi-generator makes from the reader's document: the same code,
       // on types generated from a test document, is in DoppelOpenAPITests/TransportTests.swift.
@@ -73,7 +82,9 @@ import Testing
         """))
   }
 
-  @Test("tests become a disabled suite; protocols and extensions stay at file scope; … is left out")
+  @Test(
+    "tests become a suite named after the block, which runs; protocols and extensions stay at file scope; … is left out"
+  )
   func shapes() {
     #expect(DocSnippets.shape(of: ["@Test(.doppel { $0.stub(.get(\"/a\"), .ok) })", "func a() async { … }"]) == .suite)
     #expect(DocSnippets.shape(of: ["@Suite struct S {", "  @Test func a() {}", "}"]) == .suite)
@@ -88,6 +99,7 @@ import Testing
         """
         // README.md:7
         #if Server
+        @Suite("README.md:7")
         struct Snippet_README_L7 {
           @Test func a() async throws {}
         }
@@ -113,6 +125,35 @@ import Testing
       in: "<!-- snippet: graphql -->\n```swift\nlet x = 1\n```\n", document: "README.md")
     #expect(DocSnippets.source(for: graphQL, of: "README.md").contains("#if GraphQL\nfunc snippet_README_L2()"))
 
+    let compileOnly = try DocSnippets.swiftBlocks(
+      in:
+        "<!-- snippet: compile-only (the test's \"body\" is left for the reader) -->\n```swift\n@Test func a() { … }\n```\n",
+      document: "README.md")
+    #expect(compileOnly.first?.compileOnlyReason == #"the test's "body" is left for the reader"#)
+    #expect(
+      DocSnippets.source(for: compileOnly, of: "README.md").hasSuffix(
+        #"""
+        // README.md:2
+        @Suite("README.md:2", .disabled("compile-only: the test's \"body\" is left for the reader"))
+        struct Snippet_README_L2 {
+          @Test func a() {}
+        }
+
+        """#))
+    #expect {
+      try DocSnippets.swiftBlocks(
+        in: "<!-- snippet: compile-only -->\n```swift\n@Test func a() {}\n```\n", document: "README.md")
+    } throws: { error in
+      "\(error)"
+        == "README.md:2: say why the tests do not run: <!-- snippet: compile-only (the test's body is left for the reader) -->"
+    }
+    #expect {
+      try DocSnippets.swiftBlocks(
+        in: "<!-- snippet: compile-only (never mind) -->\n```swift\nlet x = 1\n```\n", document: "README.md")
+    } throws: { error in
+      "\(error)"
+        == "README.md:2: only a block of @Test or @Suite declarations can be compile-only; other blocks are never run"
+    }
     #expect {
       try DocSnippets.swiftBlocks(in: "<!-- snippet: skip -->\n```swift\nx\n```\n", document: "README.md")
     } throws: { error in
@@ -122,7 +163,7 @@ import Testing
       try DocSnippets.swiftBlocks(in: "<!-- snippet: ignore -->\n```swift\nx\n```\n", document: "README.md")
     } throws: { error in
       "\(error)"
-        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server -->, <!-- snippet: tls --> and <!-- snippet: graphql -->"#
+        == #"README.md:2: unknown snippet marker "ignore"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: compile-only (reason) -->, <!-- snippet: server -->, <!-- snippet: tls --> and <!-- snippet: graphql -->"#
     }
   }
 }

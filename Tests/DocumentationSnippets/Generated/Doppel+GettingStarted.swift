@@ -45,6 +45,7 @@ func snippet_Doppel_GettingStarted_L88() async throws {
 }
 
 // Sources/Doppel/Doppel.docc/GettingStarted.md:126
+@Suite("Sources/Doppel/Doppel.docc/GettingStarted.md:126")
 struct Snippet_Doppel_GettingStarted_L126 {
   @Test func loadsBreedsThroughTheSharedSession() async throws {
     try await Backend.withProcessWideBackend { backend in
@@ -56,6 +57,7 @@ struct Snippet_Doppel_GettingStarted_L126 {
 }
 
 // Sources/Doppel/Doppel.docc/GettingStarted.md:148
+@Suite("Sources/Doppel/Doppel.docc/GettingStarted.md:148")
 struct Snippet_Doppel_GettingStarted_L148 {
   /// Stands in for the SDK: it makes its own session from the configuration it is given.
   final class WeatherClient {

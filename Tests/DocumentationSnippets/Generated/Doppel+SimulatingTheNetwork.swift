@@ -14,6 +14,7 @@ import XCTest
 #endif
 
 // Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:13
+@Suite("Sources/Doppel/Doppel.docc/SimulatingTheNetwork.md:13")
 struct Snippet_Doppel_SimulatingTheNetwork_L13 {
   @Test(.doppel(clock: ManualClock()))
   func showsLoadingThenTheBreeds() async throws {

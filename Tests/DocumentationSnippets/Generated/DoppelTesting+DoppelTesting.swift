@@ -14,6 +14,7 @@ import XCTest
 #endif
 
 // Sources/DoppelTesting/DoppelTesting.docc/DoppelTesting.md:11
+@Suite("Sources/DoppelTesting/DoppelTesting.docc/DoppelTesting.md:11")
 struct Snippet_DoppelTesting_DoppelTesting_L11 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })
   struct BreedListTests {

@@ -35,6 +35,7 @@ func snippet_README_L67() async throws {
 }
 
 // README.md:146
+@Suite("README.md:146")
 struct Snippet_README_L146 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
@@ -49,6 +50,7 @@ struct Snippet_README_L146 {
 }
 
 // README.md:169
+@Suite("README.md:169")
 struct Snippet_README_L169 {
   @Test(.doppel(clock: ManualClock()))       // each test case gets a clock of its own
   func showsLoadingUntilTheBreedsArrive() async throws {
@@ -83,6 +85,7 @@ func snippet_README_L256() async throws {
 }
 
 // README.md:266
+@Suite("README.md:266")
 struct Snippet_README_L266 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {

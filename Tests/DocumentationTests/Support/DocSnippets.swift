@@ -1,9 +1,8 @@
 import Foundation
 
 /// Turns the Swift code blocks of the documentation (README.md and the DocC articles) into Swift
-/// sources for the DocumentationSnippets target, so that a snippet that drifts from the API fails the
-/// build. That target is compiled by `swift test` but linked into no test, so the tests a snippet
-/// declares are compiled and never run (nor listed as skipped).
+/// sources for the DocumentationSnippets test target, so that a snippet that drifts from the API
+/// fails the build, and a test a snippet shows runs (and must pass) in `swift test`.
 ///
 /// Used in two places: `Scripts/extract-doc-snippets` writes the files, and a test checks that the
 /// committed files are what this produces from the documentation as it is now.
@@ -12,13 +11,18 @@ import Foundation
 /// - a function `snippet_<Document>_L<line>() async throws` holding the block
 ///   (statements, and local types and functions); every value the block declares at its top level is
 ///   marked as used, since a reader uses it after the snippet ends;
-/// - for a block of `@Test`/`@Suite` declarations, a type `Snippet_<Document>_L<line>` holding them;
+/// - for a block of `@Test`/`@Suite` declarations, a suite `Snippet_<Document>_L<line>` holding them,
+///   named `<document>:<line>`: its tests run. The free names they use (`breeds`, `breedsURL`, …)
+///   are in SnippetContext.swift; a cassette a test names is in `Generated/__Cassettes__/<file>/`;
 /// - for a block that declares a protocol or an extension, the block itself at file scope.
 ///
 /// `import` lines move to the top of the file. A `…` standing for code the reader fills in (a line
 /// of its own, or `{ … }`) is left out. The HTML comment line right before a block changes what
 /// happens to it:
 /// - `<!-- snippet: skip (reason) -->`: not compiled; the reason is required;
+/// - `<!-- snippet: compile-only (reason) -->`, for a block of tests that cannot run as written (its
+///   body is left for the reader, or it writes files into the package): compiled, in a suite
+///   disabled with the reason, so that `swift test` lists its tests as skipped; the reason is required;
 /// - `<!-- snippet: server -->`: compiled only with the Server trait (`#if Server`), as is every
 ///   block of the DoppelServer catalog;
 /// - `<!-- snippet: tls -->`: compiled only with the TLS trait (`#if TLS`), for HTTPS. Every block of the DoppelOpenAPI catalog is compiled only
@@ -36,6 +40,10 @@ enum DocSnippets {
   struct Summary: Equatable {
     var compiled = 0
     var compiledWithServerTrait = 0
+    /// Of the compiled blocks, those whose tests run (with their trait, if they need one).
+    var runAsTests = 0
+    /// `<document>:<line>: <reason>` for each block of tests that is compiled but does not run.
+    var compileOnly: [String] = []
     var skipped: [String] = []
   }
 
@@ -84,6 +92,11 @@ enum DocSnippets {
         } else {
           summary.compiled += 1
         }
+        if let reason = block.compileOnlyReason {
+          summary.compileOnly.append("\(document):\(block.line): \(reason)")
+        } else if block.skipReason == nil, shape(of: block.lines) == .suite {
+          summary.runAsTests += 1
+        }
       }
     }
     return (files, summary)
@@ -102,6 +115,7 @@ enum DocSnippets {
     var graphQL = false
     var tls = false
     var skipReason: String?
+    var compileOnlyReason: String?
   }
 
   static func swiftBlocks(in text: String, document: String) throws -> [Block] {
@@ -130,6 +144,12 @@ enum DocSnippets {
         block.graphQL = document.hasPrefix("Sources/DoppelGraphQL/")
         if let marker = previousNonBlankLine(lines, before: index), marker.hasPrefix("<!-- snippet:") {
           try apply(marker, to: &block, at: "\(document):\(index + 1)")
+        }
+        if block.compileOnlyReason != nil, shape(of: block.lines) != .suite {
+          throw Problem(
+            description:
+              "\(document):\(index + 1): only a block of @Test or @Suite declarations can be compile-only; other blocks are never run"
+          )
         }
         blocks.append(block)
       }
@@ -167,10 +187,19 @@ enum DocSnippets {
           description: "\(location): say why the block is skipped: <!-- snippet: skip (needs the network) -->")
       }
       block.skipReason = String(reason.dropFirst().dropLast())
+    } else if content.hasPrefix("compile-only") {
+      let reason = content.dropFirst("compile-only".count).trimmingCharacters(in: .whitespaces)
+      guard reason.hasPrefix("("), reason.hasSuffix(")"), reason.count > 2 else {
+        throw Problem(
+          description:
+            "\(location): say why the tests do not run: <!-- snippet: compile-only (the test's body is left for the reader) -->"
+        )
+      }
+      block.compileOnlyReason = String(reason.dropFirst().dropLast())
     } else {
       throw Problem(
         description:
-          "\(location): unknown snippet marker \"\(content)\"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: server -->, <!-- snippet: tls --> and <!-- snippet: graphql -->"
+          "\(location): unknown snippet marker \"\(content)\"; the markers are <!-- snippet: skip (reason) -->, <!-- snippet: compile-only (reason) -->, <!-- snippet: server -->, <!-- snippet: tls --> and <!-- snippet: graphql -->"
       )
     }
   }
@@ -231,6 +260,11 @@ enum DocSnippets {
         }
         body.append("}")
       case .suite:
+        var traits = ""
+        if let reason = block.compileOnlyReason {
+          traits = ", .disabled(\(stringLiteral("compile-only: \(reason)")))"
+        }
+        body.append("@Suite(\(stringLiteral(location))\(traits))")
         body.append("struct Snippet_\(name) {")
         body += code.map { $0.isEmpty ? "" : "  \($0)" }
         body.append("}")
@@ -260,6 +294,11 @@ enum DocSnippets {
     var importLines = imports.sorted().map { "import \($0)" }
     importLines += ["", "#if canImport(FoundationNetworking)", "  import FoundationNetworking", "#endif"]
     return header + "\n" + importLines.joined(separator: "\n") + "\n\n" + bodies.joined(separator: "\n\n") + "\n"
+  }
+
+  /// `text` as a Swift string literal.
+  static func stringLiteral(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 
   static func importedModule(_ line: String) -> String? {
