@@ -34,9 +34,9 @@ func snippet_README_L67() async throws {
   _ = journal
 }
 
-// README.md:146
-@Suite("README.md:146")
-struct Snippet_README_L146 {
+// README.md:147
+@Suite("README.md:147")
+struct Snippet_README_L147 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -49,9 +49,9 @@ struct Snippet_README_L146 {
   }
 }
 
-// README.md:169
-@Suite("README.md:169")
-struct Snippet_README_L169 {
+// README.md:170
+@Suite("README.md:170")
+struct Snippet_README_L170 {
   @Test(.doppel(clock: ManualClock()))       // each test case gets a clock of its own
   func showsLoadingUntilTheBreedsArrive() async throws {
     let backend = Backend.current
@@ -67,15 +67,15 @@ struct Snippet_README_L169 {
   }
 }
 
-// README.md:230
-func snippet_README_L230() async throws {
+// README.md:231
+func snippet_README_L231() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:256
-func snippet_README_L256() async throws {
+// README.md:257
+func snippet_README_L257() async throws {
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let (data, response) = try await backend.respond(to: URLRequest(url: breedsURL))
   // Generated: the snippet's values, as used by what the reader writes next.
@@ -84,9 +84,9 @@ func snippet_README_L256() async throws {
   _ = response
 }
 
-// README.md:266
-@Suite("README.md:266")
-struct Snippet_README_L266 {
+// README.md:267
+@Suite("README.md:267")
+struct Snippet_README_L267 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -95,8 +95,8 @@ struct Snippet_README_L266 {
   }
 }
 
-// README.md:389
-func snippet_README_L389() async throws {
+// README.md:390
+func snippet_README_L390() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
@@ -106,9 +106,9 @@ func snippet_README_L389() async throws {
   _ = remote
 }
 
-// README.md:427
+// README.md:428
 #if GraphQL
-func snippet_README_L427() async throws {
+func snippet_README_L428() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
