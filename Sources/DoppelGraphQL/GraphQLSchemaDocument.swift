@@ -116,7 +116,7 @@
 
   /// A GraphQL schema that cannot be used: unreadable, malformed SDL or JSON, a type that is used
   /// but not defined. Its description names the file, the line, the column and the fix.
-  public struct GraphQLSchemaError: Error, Sendable, CustomStringConvertible, Equatable {
+  public struct GraphQLSchemaError: LocalizedError, Sendable, CustomStringConvertible, Equatable {
     /// The file's name, or the name given with the SDL.
     public let file: String
     /// The line (from 1).
@@ -179,5 +179,8 @@
 
     /// `schema.graphql:3:5: the GraphQL schema is invalid: syntax error: Expected Name, found "}". Fix the SDL there.`
     public var description: String { "\(file):\(line):\(column): \(message)" }
+
+    /// The ``description``, so that `localizedDescription` names the file, the line and the fix too.
+    public var errorDescription: String? { description }
   }
 #endif

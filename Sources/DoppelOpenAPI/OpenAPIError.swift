@@ -1,5 +1,6 @@
 #if OpenAPI
   import Doppel
+  import Foundation
 
   /// Where in an OpenAPI document something is written: the file, the line, and the key path,
   /// as in `api.yaml:142 components.schemas.Breed.required`.
@@ -29,7 +30,7 @@
 
   /// An OpenAPI document that cannot be used: malformed YAML or JSON, an unsupported version, a
   /// `$ref` that leads nowhere. Its description names the file, the line and the fix.
-  public struct OpenAPIError: Error, Sendable, CustomStringConvertible, Equatable {
+  public struct OpenAPIError: LocalizedError, Sendable, CustomStringConvertible, Equatable {
     /// The file, as given.
     public let file: String
     /// The line (from 1).
@@ -48,6 +49,9 @@
 
     /// `api.yaml:12:5: the YAML is malformed: … Fix the indentation or quoting there.`
     public var description: String { "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" }
+
+    /// The ``description``, so that `localizedDescription` names the file, the line and the fix too.
+    public var errorDescription: String? { description }
   }
 
   extension OpenAPIError: DoppelErrorConvertible {

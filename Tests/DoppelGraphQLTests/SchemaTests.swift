@@ -32,6 +32,7 @@
           error.description
             == #"broken.graphql:6:8: the GraphQL schema is invalid: syntax error: Expected :, found Name "String". Fix the SDL there."#
         )
+        #expect((error as any Error).localizedDescription == error.description)
       }
     }
 

@@ -20,6 +20,8 @@
             == "future-kind.yaml:2: OpenAPI 4.0.0 is not supported; Doppel reads 3.0.x and 3.1.x. Declare `openapi: 3.1.0` or `3.0.3` (in quotes in YAML)."
         )
         #expect("\(failure)" == "\(error)")
+        #expect(error.localizedDescription == failure.message)
+        #expect(failure.localizedDescription == failure.message)
         #expect(failure.location?.fileName == "future-kind.yaml")
         #expect(failure.location?.line == 2)
       }

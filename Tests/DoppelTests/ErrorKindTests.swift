@@ -24,6 +24,9 @@ import Testing
         == #"/App/doppel.json:3:50: malformed JSON: expected a key after ",", found "}"; JSON does not allow a trailing comma."#
     )
     #expect("\(failure)" == failure.message)
+    // What an alert or a log shows of any error: the message, not "The operation couldn't be completed."
+    #expect(failure.localizedDescription == failure.message)
+    #expect((failure as any Error).localizedDescription == failure.message)
     #expect(failure.location?.filePath == "/App/doppel.json")
     #expect(failure.location?.fileName == "doppel.json")
     #expect(failure.location?.line == 3)

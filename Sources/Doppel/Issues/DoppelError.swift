@@ -13,7 +13,7 @@
 ///   print("Fix \(error.location?.filePath ?? "the manifest"): \(error)")
 /// }
 /// ```
-public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct DoppelError: LocalizedError, Sendable, CustomStringConvertible, Equatable {
   /// The full message: what went wrong, where, and the fix.
   public let message: String
 
@@ -111,6 +111,10 @@ public struct DoppelError: Error, Sendable, CustomStringConvertible, Equatable {
 
   /// The message.
   public var description: String { message }
+
+  /// The message, so that `localizedDescription` (what an alert or a log of the error shows) is
+  /// the message too, not Foundation's "The operation couldn't be completed."
+  public var errorDescription: String? { message }
 
   /// Whether two errors say the same thing (their messages are equal).
   public static func == (lhs: DoppelError, rhs: DoppelError) -> Bool { lhs.message == rhs.message }
