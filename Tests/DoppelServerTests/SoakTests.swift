@@ -199,14 +199,23 @@
         try await withStubServer(backend) { server in
           let done = Flag()
           let rounds = 2
+          // Each attacker says when its first costly request is sent (or when it gives up), so that
+          // the correct client asks while the attack is under way, however the tasks are scheduled.
+          let (started, starting) = AsyncStream.makeStream(of: Void.self)
           try await withThrowingTaskGroup(of: [String].self) { group in
             for attacker in 0..<2 {
               group.addTask {
+                var announced = false
+                defer { if !announced { starting.yield() } }
                 let connection = try await RawConnection.connect(port: server.port, timeout: 60)
                 defer { connection.close() }
                 var answers: [String] = []
-                for round in 0..<rounds where !done.isSet {
+                for round in 0..<rounds where round == 0 || !done.isSet {
                   try await connection.send(costly.bytes(round: attacker * rounds + round))
+                  if !announced {
+                    announced = true
+                    starting.yield()
+                  }
                   guard let answer = try await connection.readResponse() else { break }
                   let status = answer.head.components(separatedBy: "\r\n")[0]
                   answers.append(status + " " + (answer.body.contains(costly.says) ? costly.says : answer.body))
@@ -219,6 +228,8 @@
             // tenfold; unbounded, the journal filter alone held the server for 45 to 94 seconds.)
             let client = try await RawConnection.connect(port: server.port, timeout: 30)
             defer { client.close() }
+            var attackers = started.makeAsyncIterator()
+            for _ in 0..<2 { _ = await attackers.next() }
             for _ in 0..<5 {
               try await client.send("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
               #expect(try await client.readResponse()?.body == "ok")
