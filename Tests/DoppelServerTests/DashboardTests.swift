@@ -16,13 +16,14 @@
 
     private func withServer(
       token: String? = nil, idleTimeout: Duration? = nil, adminPort: Int? = nil, maximumConnections: Int? = nil,
-      _ body: (StubServer) async throws -> Void
+      shutdownGracePeriod: Duration? = nil, _ body: (StubServer) async throws -> Void
     ) async throws {
       var configuration = StubServer.Configuration()
       configuration.admin.token = token
       configuration.admin.port = adminPort
       if let idleTimeout { configuration.idleTimeout = idleTimeout }
       if let maximumConnections { configuration.maximumConnections = maximumConnections }
+      if let shutdownGracePeriod { configuration.shutdownGracePeriod = shutdownGracePeriod }
       let backend = quietBackend()
       backend.stub(.get("/hello"), .text("hi"))
       try await withStubServer(backend, configuration: configuration) { server in try await body(server) }
@@ -264,9 +265,7 @@
       @Test func theEventStreamEndsWhenTheServerStops() async throws {
         // A grace period longer than the test's wait: a stream the server did not end would be cut
         // off after it, without the last chunk, so the chunk (not a stopwatch) shows who ended it.
-        var configuration = StubServer.Configuration()
-        configuration.shutdownGracePeriod = .seconds(600)
-        try await withStubServer(quietBackend(), configuration: configuration) { server in
+        try await withServer(shutdownGracePeriod: .seconds(600)) { server in
           let (events, _, _) = try await openEvents(port: server.port)
           defer { events.close() }
           // Bounded: were the stream not ended, shutdown would wait the grace period out, and the
