@@ -177,7 +177,8 @@
       if ServeInputs.isOpenAPIDocument(url) {
         return refusal {
           var documents = ServeInputs.OpenAPIInputs()
-          try documents.load(path)
+          // What the standard does not allow is a problem here, as with `doppel serve --strict`.
+          try documents.load(path, strict: true)
         }
       }
       if ServeInputs.isGraphQLSchema(url) {
@@ -205,7 +206,7 @@
         try load()
         return []
       } catch {
-        return ["\(error)"]
+        return "\(error)".split(separator: "\n").map(String.init)
       }
     }
 

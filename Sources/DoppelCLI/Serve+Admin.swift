@@ -87,12 +87,15 @@
       configuration.admin.pathPrefix = effectiveAdminPrefix
       configuration.admin.port = adminPort
       let paths = inputs.paths
-      let (matching, replayingTimings) = (inputs.matching, inputs.replayingTimings)
+      let (matching, replayingTimings, documentOptions) = (
+        inputs.matching, inputs.replayingTimings, inputs.documentOptions
+      )
       configuration.admin.files = StubServer.StubFiles(
         scenarioNames: loaded.scenarioNames, scenario: inputs.scenario
       ) { scenario in
         let reloaded = try ServeInputs(
-          paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings
+          paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings,
+          documentOptions: documentOptions
         ).load()
         Self.remember(reloaded)
         return reloaded.backend

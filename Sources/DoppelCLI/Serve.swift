@@ -35,9 +35,12 @@
         answers every operation with its example, else a body made from its
         schema, and only requests no other input's stubs take. A request picks
         another answer with Prefer: code=404 or Prefer: example=<name>; a named
-        example is a scenario for --scenario. With --validate, every request and
-        answer is checked against the documents, and each violation is printed
-        as a line starting with "OpenAPI:" (the answer is not changed).
+        example is a scenario for --scenario. A request that breaks the document
+        gets its operation's 400 or 422 answer (else application/problem+json),
+        as Prism answers it; a documented path asked with another method gets
+        405. With --validate, every request and answer is checked against the
+        documents and each violation is printed as a line starting with
+        "OpenAPI:"; --validate report answers invalid requests as valid ones.
 
         A GraphQL schema (.graphql or .graphqls SDL, or an introspection result
         in .json; needs the GraphQL trait) answers POST /graphql and
@@ -103,12 +106,40 @@
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
-    @Flag(
+    @Option(
       name: .customLong("validate"),
-      help:
-        "Check every request and answer against the OpenAPI documents among the inputs, and print each violation (even with --quiet); answers are not changed."
+      help: ArgumentHelp(
+        "Check every request and answer against the OpenAPI documents among the inputs, and print each violation (even with --quiet): refuse (a request that breaks a document gets 400 or 422 from its operation, the default even without --validate) or report (it is answered as a valid one).",
+        valueName: "refuse|report")
     )
-    var validatesAgainstDocuments = false
+    var validation: Validation?
+
+    /// What `--validate` asks for.
+    enum Validation: String, ExpressibleByArgument, CaseIterable {
+      case refuse, report
+    }
+
+    @Option(
+      help: ArgumentHelp(
+        "What an OpenAPI document's example that breaks its own schema gives: conforming (a generated answer, the default) or as-is (the example as written).",
+        valueName: "conforming|as-is")
+    )
+    var examples: ExampleHandling = .conforming
+
+    /// What `--examples` asks for.
+    enum ExampleHandling: String, ExpressibleByArgument, CaseIterable {
+      case conforming
+      case asIs = "as-is"
+    }
+
+    @Flag(
+      help:
+        "Refuse an OpenAPI document that deviates from the standard in a way Doppel otherwise reads with a warning (a $ref where the standard wants an object, 3.0's exclusiveMinimum: true in 3.1, …)."
+    )
+    var strict = false
+
+    /// Whether `--validate` was given.
+    var validatesAgainstDocuments: Bool { validation != nil }
 
     @Option(
       help:
@@ -202,7 +233,9 @@
       }
       let inputs = ServeInputs(
         paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 },
-        matching: cassettes.matching, replayingTimings: cassettes.replayTimings)
+        matching: cassettes.matching, replayingTimings: cassettes.replayTimings,
+        documentOptions: ServeInputs.DocumentOptions(
+          answersInvalidRequests: validation == .report, examplesAsIs: examples == .asIs, strict: strict))
       let loaded = try inputs.load()
       var configuration = StubServer.Configuration()
       let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)
@@ -237,6 +270,8 @@
       let server = try await StubServer.start(
         serving: backend, host: listen.host, port: listen.port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
+      // What a document does that the standard does not allow (--strict refuses it).
+      for warning in loaded.openAPI.warnings { Console.error(warning) }
       #if TLS
         if let authority { Console.out(TLSOptions.authorityLine(authority)) }
       #endif

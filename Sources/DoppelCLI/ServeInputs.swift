@@ -15,6 +15,19 @@
     var matching: Cassette.Matching = .methodAndURL
     /// Whether the `.har` inputs answer as slowly as they were recorded.
     var replayingTimings = false
+    /// How the OpenAPI documents among the inputs are read and served.
+    var documentOptions = DocumentOptions()
+
+    /// How `doppel serve` reads and serves OpenAPI documents.
+    struct DocumentOptions {
+      /// Whether their stubs answer requests that break them instead of refusing them
+      /// (`--validate report`).
+      var answersInvalidRequests = false
+      /// Whether examples that break their own schema are served as written (`--examples as-is`).
+      var examplesAsIs = false
+      /// Whether a document with a deviation from the standard is refused (`--strict`).
+      var strict = false
+    }
 
     /// A loaded backend and a description of what it serves.
     struct Loaded {
@@ -50,7 +63,7 @@
           try schemas.load(path)
         } else if Self.isOpenAPIDocument(url) {
           // Its stubs answer only what no other input's do, so it takes no place in the order.
-          try documents.load(path)
+          try documents.load(path, strict: documentOptions.strict)
         } else {
           let manifest = try Manifest.load(contentsOf: url)
           if let refusal = Self.graphQLRefusals(manifest, check: false).first { throw DoppelError(refusal) }
@@ -112,7 +125,7 @@
             name: url.lastPathComponent, path: url.path, entryLines: lines)
         }
       }
-      try documents.addStubs(to: backend, scenario: scenario)
+      try documents.addStubs(to: backend, scenario: scenario, options: documentOptions)
       schemas.addStubs(to: backend)
       for (_, manifest) in manifests {
         if let entry = manifest.graphQL(for: scenarioName(manifest)) {

@@ -13,7 +13,8 @@
     ///
     /// Each operation answers with its lowest documented 2xx response. The body is the response's
     /// `example`, else its first entry of `examples`, else a value generated from its schema (the
-    /// same for the same `seed`). A request picks another response with the `Prefer` header, as
+    /// same for the same `seed`) that conforms to it: an example that breaks its own schema is
+    /// not served (``OpenAPIDocument/warnings`` names it) unless `examples` is `.asIs`. A request picks another response with the `Prefer` header, as
     /// Prism does: `Prefer: code=404` for a status, `Prefer: example=empty` for a named example.
     ///
     /// A named example is a scenario: with `scenario` naming it (by default `DOPPEL_SCENARIO` or
@@ -27,21 +28,39 @@
     ///   - url: the document, YAML or JSON, OpenAPI 3.0 or 3.1.
     ///   - scenario: the named example to prefer.
     ///   - seed: the seed of generated values.
+    /// Requests are routed as OpenAPI says: a concrete path (`/pets/mine`) before a template that
+    /// also fits (`/pets/{id}`) whatever their order in the document, then templates with more
+    /// literal segments. Each path is served under every server's path (`servers`, with their
+    /// variables' defaults). A documented path asked with a method it does not document gets
+    /// 405 with `Allow` and an `application/problem+json` body.
+    ///
+    /// A request that breaks the document (a required parameter missing, a value its schema
+    /// refuses, a body that does not conform or is not JSON, an undocumented content type) is
+    /// refused as Prism refuses it: with the operation's own 400 or 422 answer when it documents
+    /// one, else an `application/problem+json` 400 (parameters) or 422 (body) naming each
+    /// violation, the operation and the document's line; the issue is reported too (a test
+    /// failure under DoppelTesting's `.doppel` trait). Pass `invalidRequests: .answered` to
+    /// answer such requests as valid ones.
+    ///
     /// - Returns: the stubs added, one per operation, in document order.
     /// - Throws: ``OpenAPIError`` for a document that cannot be used, `DoppelError` for a scenario
     ///   no example has.
     @discardableResult
-    public func addStubs(fromOpenAPI url: URL, scenario: ScenarioSelection = .automatic, seed: UInt64 = 0) throws
-      -> [StubHandle]
-    {
-      try addStubs(from: OpenAPIDocument.shared(url), scenario: scenario, seed: seed)
+    public func addStubs(
+      fromOpenAPI url: URL, scenario: ScenarioSelection = .automatic, seed: UInt64 = 0,
+      invalidRequests: OpenAPIDocument.InvalidRequests = .refused, examples: OpenAPIDocument.Examples = .conforming
+    ) throws -> [StubHandle] {
+      try addStubs(
+        from: OpenAPIDocument.shared(url), scenario: scenario, seed: seed, invalidRequests: invalidRequests,
+        examples: examples)
     }
 
-    /// ``addStubs(fromOpenAPI:scenario:seed:)`` for a document read already.
+    /// ``addStubs(fromOpenAPI:scenario:seed:invalidRequests:examples:)`` for a document read already.
     @discardableResult
-    public func addStubs(from document: OpenAPIDocument, scenario: ScenarioSelection = .automatic, seed: UInt64 = 0)
-      throws -> [StubHandle]
-    {
+    public func addStubs(
+      from document: OpenAPIDocument, scenario: ScenarioSelection = .automatic, seed: UInt64 = 0,
+      invalidRequests: OpenAPIDocument.InvalidRequests = .refused, examples: OpenAPIDocument.Examples = .conforming
+    ) throws -> [StubHandle] {
       let chosen = try scenario.resolve()
       if let chosen, !document.exampleNames.contains(chosen.name) {
         let names = document.exampleNames
@@ -52,19 +71,49 @@
               : "its examples are \(names.map { "\"\($0)\"" }.joined(separator: ", ")). Use one of those.")
         )
       }
-      var handles: [StubHandle] = []
-      for operation in document.operations {
-        let template = document.basePath + operation.template
-        let location = CodeLocation(
-          fileID: document.name, filePath: document.url.path, line: operation.location.line, column: 1)
-        let handle = fallbackStub(
-          .method(operation.method) && .path(template), name: operation.name, location: location
-        ) { request in
-          document.response(for: request, operation: operation, scenario: chosen?.name, seed: seed)
-        }
-        handles.append(handle)
+      var handles: [String: StubHandle] = [:]
+      // One stub for the methods the document's paths do not document, first so that every
+      // operation wins: 405 with `Allow` (204 for OPTIONS). A `HEAD` where `GET` is documented
+      // is left to the engine, which answers it as `GET`.
+      _ = fallbackStub(
+        .custom("a method \(document.name) does not document for the path") { request in
+          document.undocumentedMethod(request) != nil
+        }, name: "\(document.name) (undocumented methods)", location: document.codeLocation(document.pathsLocation)
+      ) { request in
+        guard let (template, allow) = document.undocumentedMethod(request) else { return .status(500) }
+        return document.methodNotAllowed(request, template: template, allow: allow)
       }
-      return handles
+      // Later stubs win, so the least specific path goes first: a request reaches the operation
+      // of the most specific documented path that fits it (concrete paths before templates), as
+      // OpenAPI routes, whatever the document's order.
+      for operation in document.routing.reversed() {
+        let location = document.codeLocation(operation.location)
+        let handle = fallbackStub(
+          .method(operation.method) && document.pathMatcher(operation.template), name: operation.name,
+          location: location
+        ) { [weak self] request in
+          // A more specific path without this method decides, not this template: 405.
+          if operation.isTemplated, let (template, allow) = document.undocumentedMethod(request),
+            template != operation.template
+          {
+            return document.methodNotAllowed(request, template: template, allow: allow)
+          }
+          if invalidRequests == .refused,
+            let refusal = document.refusal(for: request, operation: operation, seed: seed)
+          {
+            let reason = refusal.headers["X-Doppel-Refused"] ?? ""
+            self?.issueReporter.report(
+              DoppelIssue(
+                "OpenAPI: \(request.method.rawValue) \(request.url.absoluteString) was refused with \(refusal.status): \(reason)",
+                location: location))
+            return refusal
+          }
+          return document.response(
+            for: request, operation: operation, scenario: chosen?.name, seed: seed, examples: examples)
+        }
+        handles[operation.key] = handle
+      }
+      return document.operations.compactMap { handles[$0.key] }
     }
 
     /// Checks, from now on, every request this backend sees and every response it gives against
@@ -95,6 +144,15 @@
   }
 
   extension OpenAPIDocument {
+    /// Where a stub made from the document is declared: the file the operation is written in (the
+    /// document, or a file a `$ref` names), at its line.
+    func codeLocation(_ location: DocumentLocation) -> CodeLocation {
+      let path =
+        location.file == name
+        ? url.path : url.deletingLastPathComponent().appendingPathComponent(location.file).path
+      return CodeLocation(fileID: location.file, filePath: path, line: location.line, column: 1)
+    }
+
     private static let cache = FileCache<OpenAPIDocument>()
 
     /// The document at `url`, read once per process while the file is unchanged.

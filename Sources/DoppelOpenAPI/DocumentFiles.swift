@@ -6,7 +6,8 @@
   final class DocumentFiles {
     struct File {
       let url: URL
-      /// The name messages show: the path as given for the main file, the file name for others.
+      /// The name messages show: the path as given for the main file, the path from the main
+      /// file's folder for others.
       let name: String
       let root: DocumentNode
     }
@@ -20,6 +21,17 @@
       }
       main = File(url: url, name: name, root: try DocumentNode.parse(data, file: name))
       files[url.standardizedFileURL.path] = main
+    }
+
+    /// `file`'s path relative to the main document's folder (`resources/droplets/list.yml`), as
+    /// messages name a file a `$ref` led to.
+    func relativePath(of file: File) -> String { relativeName(file.url) }
+
+    private func relativeName(_ url: URL) -> String {
+      let folder = main.url.deletingLastPathComponent().standardizedFileURL.path
+      let path = url.standardizedFileURL.path
+      guard path.hasPrefix(folder + "/") else { return url.lastPathComponent }
+      return String(path.dropFirst(folder.count + 1))
     }
 
     /// A node that a `$ref` names, from the file `from`, with the file it is in and its key path.
@@ -104,8 +116,9 @@
           "the $ref names the file \(relative), which could not be read at \(url.path): \($0). Name a regular file; the path is relative to \(file.url.lastPathComponent)."
         )
       }
-      let loaded = File(
-        url: url, name: url.lastPathComponent, root: try DocumentNode.parse(data, file: url.lastPathComponent))
+      // Named by its path from the main document's folder: `resources/droplets/list.yml`.
+      let name = relativeName(url)
+      let loaded = File(url: url, name: name, root: try DocumentNode.parse(data, file: name))
       files[url.path] = loaded
       return loaded
     }

@@ -51,7 +51,7 @@
 
     // MARK: Request
 
-    private func check(_ request: Request, _ operation: Operation, _ captures: [String: String]) -> [OpenAPIViolation] {
+    func check(_ request: Request, _ operation: Operation, _ captures: [String: String]) -> [OpenAPIViolation] {
       var found = checkParameters(
         operation, captures: captures, query: { Self.queryItems(of: request) }, headers: request.headers)
       let body = request.body ?? Data()
@@ -225,11 +225,19 @@
       }
     }
 
+    /// ` (under the server path /v1)`, ` (under the server paths /v2, /v1)`, or nothing for a
+    /// document served at the host's root.
+    var serverPathsNote: String {
+      let paths = basePaths.filter { !$0.isEmpty }
+      if paths.isEmpty { return "" }
+      return " (under the server path\(paths.count == 1 ? "" : "s") \(paths.joined(separator: ", ")))"
+    }
+
     /// A request path that no path of the document describes.
     func unknownPath(_ path: String, endpoint: String) -> OpenAPIViolation {
       OpenAPIViolation(
         operation: nil, endpoint: endpoint, part: "request", jsonPath: nil,
-        rule: "no path in \(name) matches \(path)\(basePath.isEmpty ? "" : " (under the server path \(basePath))")",
+        rule: "no path in \(name) matches \(path)\(serverPathsNote)",
         location: pathsLocation)
     }
 

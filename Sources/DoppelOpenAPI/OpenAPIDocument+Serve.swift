@@ -3,6 +3,15 @@
   import Foundation
 
   extension OpenAPIDocument {
+    /// What stubs made from the document do with a request that breaks it.
+    public enum InvalidRequests: Sendable, Hashable {
+      /// Refused with 400 or 422, as Prism refuses it (the default).
+      case refused
+      /// Answered as a valid request would be; the violations are only reported where the
+      /// backend also validates (``Doppel/Backend/validate(against:)-(OpenAPIDocument)``).
+      case answered
+    }
+
     /// What a request asks for in its `Prefer` header: `code=404`, `example=empty` (Prism's names).
     struct Preference {
       var code: Int?
@@ -22,9 +31,48 @@
       }
     }
 
+    /// The answer to a request that breaks `operation` (a parameter, the body, its content
+    /// type), or `nil` when the request conforms: the operation's own answer for the status
+    /// (400 for parameters, 422 for the body; a documented 400 serves for both, then `4XX`, then
+    /// `default`) when it documents one, else an RFC 9457 problem naming the violations. Either
+    /// way the `X-Doppel-Refused` header names the first violation.
+    func refusal(for request: Request, operation: Operation, seed: UInt64) -> Response? {
+      let violations = check(request, operation, request.pathParameters)
+      guard let first = violations.first else { return nil }
+      let status = violations.contains { !$0.part.hasPrefix("request body") } ? 400 : 422
+      let summary = Self.oneLine(first.description)
+      let documented =
+        operation.replies.first { $0.status == String(status) } ?? operation.replies.first { $0.status == "400" }
+        ?? operation.replies.first { $0.status.uppercased() == "4XX" }
+        ?? operation.replies.first { $0.status == "default" }
+      if let reply = documented {
+        var answer = self.answer(
+          request, operation: operation, reply: reply, status: status, scenario: nil, seed: seed)
+        answer.headers.replace("X-Doppel-Refused", with: summary)
+        return answer
+      }
+      let listed = violations.prefix(10).map { "- \($0.description)" }.joined(separator: "\n")
+      let more = violations.count > 10 ? "\n(and \(violations.count - 10) more)" : ""
+      return Self.problem(
+        status: status, title: status == 400 ? "Bad Request" : "Unprocessable Content",
+        detail:
+          "The request breaks \(operation.name) (\(operation.key), \(name):\(operation.location.line)):\n\(listed)\(more)",
+        headers: ["X-Doppel-Refused": summary])
+    }
+
+    /// `text` on one line, for a header value: line breaks and other control characters become
+    /// spaces, and it is cut at 512 characters.
+    static func oneLine(_ text: String) -> String {
+      let cleaned = String(
+        String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+      return cleaned.count > 512 ? String(cleaned.prefix(511)) + "…" : cleaned
+    }
+
     /// The response an operation gives to `request`: the status and example the `Prefer` header or
     /// the scenario asks for, else the lowest 2xx with its first example or a generated body.
-    func response(for request: Request, operation: Operation, scenario: String?, seed: UInt64) -> Response {
+    func response(
+      for request: Request, operation: Operation, scenario: String?, seed: UInt64, examples: Examples = .conforming
+    ) -> Response {
       let preference = Preference(request.headers["Prefer"])
       let wanted = preference.example ?? scenario
       let reply: Operation.Reply
@@ -47,6 +95,32 @@
       } else {
         return .status(204)
       }
+      return answer(
+        request, operation: operation, reply: reply, status: status, scenario: wanted, seed: seed, examples: examples)
+    }
+
+    /// What stubs made from the document do with an example that breaks its own schema.
+    public enum Examples: Sendable, Hashable {
+      /// A generated answer is served in its place (the default; ``OpenAPIDocument/warnings``
+      /// names the example).
+      case conforming
+      /// Served as written.
+      case asIs
+    }
+
+    /// What tells an example apart in ``brokenExamples``.
+    static func exampleKey(
+      _ operation: Operation, _ reply: Operation.Reply, _ media: Operation.MediaType, _ name: String?
+    ) -> String {
+      "\(operation.key) \(reply.status) \(media.type) \(name ?? "")"
+    }
+
+    /// The answer `reply` gives with `status`: its headers, and its example named `wanted`, else
+    /// its first example, else a body generated from its schema.
+    func answer(
+      _ request: Request, operation: Operation, reply: Operation.Reply, status: Int, scenario wanted: String?,
+      seed: UInt64, examples: Examples = .conforming
+    ) -> Response {
       var headers = HTTPHeaders()
       var generator = ExampleGenerator(
         table: table, seed: seed ^ SeededRandom.hash("\(operation.name) \(reply.status)"))
@@ -58,14 +132,16 @@
       guard let media = reply.content.first(where: \.isJSON) ?? reply.content.first else {
         return Response(status: status, headers: headers)
       }
-      let value: JSONValue?
-      if let wanted, let named = media.examples.first(where: { $0.name == wanted }) {
-        value = named.value
-      } else if let example = media.example ?? media.examples.first?.value {
-        value = example
-      } else {
-        value = media.schema.map { generator.value(for: $0) }
+      // The named example asked for, else the example, else the first named one; one that
+      // breaks its own schema only with `examples: .asIs`.
+      var candidates: [(name: String?, value: JSONValue)] = []
+      if let wanted, let named = media.examples.first(where: { $0.name == wanted }) { candidates.append(named) }
+      if let example = media.example { candidates.append((nil, example)) }
+      if let first = media.examples.first { candidates.append(first) }
+      let usable = candidates.first { candidate in
+        examples == .asIs || !brokenExamples.contains(Self.exampleKey(operation, reply, media, candidate.name))
       }
+      let value = usable?.value ?? media.schema.map { generator.value(for: $0) }
       let contentType = media.type.contains("*") ? "application/json" : media.type
       guard let value else { return Response(status: status, headers: headers) }
       if media.isJSON {
@@ -75,6 +151,45 @@
         return .data(data, status: status, headers: headers, contentType: contentType)
       }
       return .text(Self.text(value), status: status, headers: headers, contentType: contentType)
+    }
+
+    /// The matcher for requests to `template` under each of the servers' paths.
+    func pathMatcher(_ template: String) -> Matcher {
+      let matchers = basePaths.map { Matcher.path($0 + template) }
+      return matchers.dropFirst().reduce(matchers[0]) { $0 || $1 }
+    }
+
+    /// The documented path `request` reaches and the methods it documents, when it does not
+    /// document the request's method; `nil` otherwise (and for `HEAD` where `GET` is documented,
+    /// which is answered as `GET`).
+    func undocumentedMethod(_ request: Request) -> (template: String, allow: String)? {
+      guard case .wrongMethod(let template, let methods, _) = lookup(method: request.method, path: request.path)
+      else { return nil }
+      if request.method == .head && methods.contains("GET") { return nil }
+      return (template, methods.joined(separator: ", "))
+    }
+
+    /// The answer to a method `template` does not document: 405 with `Allow` and an RFC 9457
+    /// problem, or for `OPTIONS` 204 with `Allow`.
+    func methodNotAllowed(_ request: Request, template: String, allow: String) -> Response {
+      if request.method == .options { return Response(status: 204, headers: ["Allow": allow]) }
+      return Self.problem(
+        status: 405, title: "Method Not Allowed",
+        detail:
+          "\(name) documents \(template) for \(allow) only, not \(request.method.rawValue). Send one of those, or add the operation to the document.",
+        headers: ["Allow": allow])
+    }
+
+    /// An RFC 9457 problem (`application/problem+json`).
+    static func problem(status: Int, title: String, detail: String, headers: HTTPHeaders = [:]) -> Response {
+      let object: JSONValue = .object([
+        "type": .string("about:blank"), "title": .string(title), "status": .number(Double(status)),
+        "detail": .string(detail),
+      ])
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      let data = (try? encoder.encode(object)) ?? Data()
+      return .data(data, status: status, headers: headers, contentType: "application/problem+json")
     }
 
     /// 2xx replies first (lowest code first), then the rest in document order.

@@ -25,22 +25,23 @@
       let (method, path) = stub.declaredRequest
       guard let path else { return [] }
       let endpoint = method.map { "\($0.rawValue) \(path)" } ?? path
-      guard let segments = segments(of: path) else { return [unknownPath(path, endpoint: endpoint)] }
-      let reached = operations.compactMap { operation in
-        operation.match(template: segments).map { (operation, $0) }
+      let reached = basePaths.flatMap { base in
+        segments(of: path, under: base).map { segments in
+          routing.compactMap { operation in operation.match(template: segments).map { (operation, $0) } }
+        } ?? []
       }
       guard let first = reached.first else { return [unknownPath(path, endpoint: endpoint)] }
       let chosen: (Operation, [String: String])
       if let method {
         let fitting = reached.filter { $0.0.method == method }
-        guard var best = fitting.first else {
+        // In routing order: the first that fits is the operation a request would reach.
+        guard let best = fitting.first else {
           return [
             wrongMethod(
               method, template: first.0.template, methods: reached.map(\.0.method.rawValue),
               location: first.0.pathLocation, endpoint: endpoint)
           ]
         }
-        for candidate in fitting.dropFirst() where candidate.0.literalCount > best.0.literalCount { best = candidate }
         chosen = best
       } else {
         // Any method: the responses belong to an operation only when the path has one.

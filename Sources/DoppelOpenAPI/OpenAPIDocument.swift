@@ -25,9 +25,23 @@
     let name: String
     let table: SchemaTable
     let operations: [Operation]
-    /// The path of the first server's URL (`/v1`), which every request path starts with.
-    let basePath: String
+    /// The paths of the document's servers (`/v1`), each once, longest first: a request path
+    /// starts with one of them (`""` when a server is at the host's root or none is declared).
+    package let basePaths: [String]
+    /// The operations in the order requests are routed to them: concrete paths before templated
+    /// ones, then templates with more literal segments (and literals further left), whatever
+    /// their order in the document; among equals, document order.
+    let routing: [Operation]
     let pathsLocation: DocumentLocation
+    /// What the document does that the OpenAPI standard does not allow but Doppel reads anyway
+    /// (a 3.0-style `exclusiveMinimum: true` in 3.1, an integer bound beyond 64 bits, a `$ref`
+    /// where the standard wants the object itself, a `$ref` inside an example…), one warning per
+    /// kind at the first place it occurs. `doppel serve` prints them; `doppel serve --strict` and
+    /// `doppel lint` refuse such a document.
+    public let warnings: [OpenAPIWarning]
+    /// The response examples that break their own schema (``exampleKey(_:_:_:_:)``): served only
+    /// with `examples: .asIs`.
+    let brokenExamples: Set<String>
     /// Every file the document was read from: its own first, then those its `$ref`s name (`doppel
     /// serve` watches them all).
     package let fileURLs: [URL]
@@ -88,13 +102,17 @@
         )
       }
       self.version = version
-      try Self.checkStructure(root: root, file: files.main, version: version)
-      let compiler = SchemaCompiler(files: files)
+      let deviations = Deviations()
+      try Self.checkStructure(files: files, version: version, deviations: deviations)
+      let compiler = SchemaCompiler(files: files, deviations: deviations, isVersion30: version.hasPrefix("3.0"))
       let paths = root["paths"] ?? DocumentNode(value: .object([]), line: root.line)
       pathsLocation = DocumentLocation(file: name, line: root.line(of: "paths"), path: "paths")
-      basePath = Self.basePath(root)
+      basePaths = Self.basePaths(root)
       operations = try Self.operations(paths: paths, file: files.main, compiler: compiler, base: pathsLocation)
+      routing = Self.routingOrder(operations)
       table = SchemaTable(schemas: compiler.schemas)
+      brokenExamples = Self.brokenExamples(operations, table: table, deviations: deviations)
+      warnings = deviations.warnings
       let main = url.standardizedFileURL.path
       fileURLs = [url] + files.files.keys.filter { $0 != main }.sorted().map { URL(fileURLWithPath: $0) }
     }
@@ -103,15 +121,14 @@
 
     /// Lets OpenAPIKit decode the document, and turns what it refuses into an error at the line
     /// of the key it names.
-    private static func checkStructure(root: DocumentNode, file: DocumentFiles.File, version: String)
+    private static func checkStructure(files: DocumentFiles, version: String, deviations: Deviations)
       throws(OpenAPIError)
     {
-      let data: Data
-      do {
-        data = try JSONEncoder().encode(root.json)
-      } catch {
-        return
-      }
+      let root = files.main.root
+      let file = files.main
+      var writer = StructureWriter(files: files, isVersion31: version.hasPrefix("3.1"), deviations: deviations)
+      writer.write(root, in: file)
+      let data = Data(writer.bytes)
       do {
         if version.hasPrefix("3.0") {
           _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
@@ -121,9 +138,16 @@
       } catch {
         let described = OpenAPIKit.OpenAPI.Error(from: error)
         let keys = described.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        // The key path, followed into the files `$ref`s name (as the structure check read them).
         var node = root
+        var current = file
         var line = root.line
         for key in keys {
+          if node[key] == nil, let reference = node["$ref"]?.string,
+            let target = try? files.resolve(reference, from: current, line: node.line, keyPath: "")
+          {
+            (node, current, line) = (target.node, target.file, target.node.line)
+          }
           guard
             let next = node[key]
               ?? Int(key).flatMap({ index in node.items.flatMap { $0.indices.contains(index) ? $0[index] : nil } })
@@ -132,24 +156,86 @@
           node = next
         }
         let path = keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
+        let relative = current.name == file.name ? current.name : files.relativePath(of: current)
         throw OpenAPIError(
-          file: file.name, line: line,
-          "the document is not valid OpenAPI \(version)\(path): \(described.localizedDescription) Fix that part of the document."
+          file: relative, line: line,
+          "the document is not valid OpenAPI \(version)\(path): \(Self.plain(described.localizedDescription)). Fix that part of the document."
         )
       }
     }
 
-    private static func basePath(_ root: DocumentNode) -> String {
-      guard let server = root["servers"]?.items?.first?["url"]?.string else { return "" }
-      let path: String
-      if let components = URLComponents(string: server), components.host != nil {
-        path = components.path
-      } else if server.hasPrefix("/") {
-        path = server
-      } else {
-        path = ""
+    /// The response examples that break their schema, each noted as a deviation at its line.
+    private static func brokenExamples(_ operations: [Operation], table: SchemaTable, deviations: Deviations)
+      -> Set<String>
+    {
+      let validator = SchemaValidator(table: table, direction: .response, jsonSchemaOnly: true)
+      var broken: Set<String> = []
+      for operation in operations {
+        for reply in operation.replies {
+          for media in reply.content where media.isJSON {
+            guard let schema = media.schema else { continue }
+            let examples =
+              (media.example.map { [(name: String?.none, value: $0)] } ?? [])
+              + media.examples.map { (name: Optional($0.name), value: $0.value) }
+            for example in examples {
+              guard let failure = validator.validate(example.value, against: schema).first else { continue }
+              broken.insert(exampleKey(operation, reply, media, example.name))
+              deviations.note(
+                "example-breaks-schema", file: media.location.file, line: media.location.line,
+                "the \(example.name.map { "example \"\($0)\"" } ?? "example") of \(operation.name)'s \(reply.status) answer breaks its own schema (\(failure.path): \(failure.rule)), so clients that trust the schema cannot read it. Doppel serves a generated answer instead (`--examples as-is` serves it anyway); fix the example."
+              )
+            }
+          }
+        }
       }
-      return path.hasSuffix("/") ? String(path.dropLast()) : path
+      return broken
+    }
+
+    /// A parser's message as plain text: without markdown emphasis (`**GET**`), backticks kept,
+    /// and without a final period (the caller's sentence follows).
+    static func plain(_ message: String) -> String {
+      var text = message.replacingOccurrences(of: "**", with: "")
+      while let last = text.last, last == "." || last == " " || last == "\n" { text.removeLast() }
+      return text
+    }
+
+    /// The path of each server's URL, with its variables replaced by their defaults: `/v1` for
+    /// `https://api.example.com/v1`, `/ds-api` for `{scheme}://example.com/ds-api`, `/v2` for the
+    /// relative `/v2` (or `v2`). Longest first, each once; `[""]` when there are none.
+    static func basePaths(_ root: DocumentNode) -> [String] {
+      var paths: [String] = []
+      for server in root["servers"]?.items ?? [] {
+        guard var url = server["url"]?.string else { continue }
+        for variable in server["variables"]?.members ?? [] {
+          let value = variable.value["default"]?.string ?? ""
+          url = url.replacingOccurrences(of: "{\(variable.key)}", with: value)
+        }
+        var path: String
+        if let range = url.range(of: "://") {
+          let rest = url[range.upperBound...]
+          path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+        } else if url.hasPrefix("//") {
+          let rest = url.dropFirst(2)
+          path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+        } else {
+          path = url.hasPrefix("/") ? url : "/" + url
+        }
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<end]) }
+        // A variable left without a default stays a segment of its own: `{version}`.
+        while path.hasSuffix("/") { path.removeLast() }
+        if path == "." { path = "" }
+        if !paths.contains(path) { paths.append(path) }
+      }
+      if paths.isEmpty { paths = [""] }
+      return paths.sorted { $0.count > $1.count }
+    }
+
+    /// `operations` from the most specific path to the least (see ``routing``).
+    static func routingOrder(_ operations: [Operation]) -> [Operation] {
+      operations.enumerated().sorted { left, right in
+        let order = Operation.specificity(left.element.segments, right.element.segments)
+        return order == 0 ? left.offset < right.offset : order > 0
+      }.map(\.element)
     }
 
     // MARK: Operations
@@ -170,9 +256,15 @@
         let item = try compiler.files.dereference(entry.value, in: file, at: pathLocation)
         let shared = try parameters(item.node["parameters"], item.file, compiler, item.location.appending("parameters"))
         for member in item.node.members where methods.contains(member.key) {
-          let location = item.location.appending(member.key, line: member.line)
-          let node = member.value
-          var own = try parameters(node["parameters"], item.file, compiler, location.appending("parameters"))
+          // `get: {$ref: paths/list.yml}` (a deviation the structure check noted): the operation
+          // in a file of its own.
+          let operation = try compiler.files.dereference(
+            member.value, in: item.file, at: item.location.appending(member.key, line: member.line))
+          let location = operation.location
+          let node = operation.node
+          // The file the operation's own `$ref`s are relative to.
+          let operationFile = operation.file
+          var own = try parameters(node["parameters"], operationFile, compiler, location.appending("parameters"))
           for parameter in shared
           where !own.contains(where: { $0.name == parameter.name && $0.place == parameter.place }) {
             own.append(parameter)
@@ -180,7 +272,7 @@
           var body: Operation.Body?
           if let bodyNode = node["requestBody"] {
             let target = try compiler.files.dereference(
-              bodyNode, in: item.file, at: location.appending("requestBody", line: node.line(of: "requestBody")))
+              bodyNode, in: operationFile, at: location.appending("requestBody", line: node.line(of: "requestBody")))
             body = Operation.Body(
               required: target.node["required"]?.bool ?? false,
               content: try content(target.node["content"], target.file, compiler, target.location.appending("content")),
@@ -190,7 +282,7 @@
           let responses = location.appending("responses", line: node.line(of: "responses"))
           for response in node["responses"]?.members ?? [] {
             let target = try compiler.files.dereference(
-              response.value, in: item.file, at: responses.appending(response.key, line: response.line))
+              response.value, in: operationFile, at: responses.appending(response.key, line: response.line))
             var headers: [Operation.Header] = []
             for header in target.node["headers"]?.members ?? [] {
               let headerTarget = try compiler.files.dereference(
@@ -264,7 +356,8 @@
         }
         result.append(
           Operation.MediaType(
-            type: member.key, schema: schema, example: member.value["example"]?.json, examples: examples,
+            type: member.key, schema: schema,
+            example: member.value["example"].map { compiler.literal($0, in: file, key: "example") }, examples: examples,
             location: location))
       }
       return result
@@ -281,33 +374,39 @@
     }
 
     func lookup(method: HTTPMethod, path: String) -> Lookup {
-      guard let segments = segments(of: path) else { return .unknownPath }
-      var best: (Operation, [String: String])?
-      var methods: [String] = []
-      var other: Operation?
-      for operation in operations {
-        guard let captures = operation.match(segments) else { continue }
-        if operation.method == method {
-          if let current = best, current.0.literalCount >= operation.literalCount { continue }
-          best = (operation, captures)
-        } else {
-          other = other ?? operation
+      var other: (Operation, [String])?
+      for base in basePaths {
+        guard let segments = segments(of: path, under: base) else { continue }
+        // The first path that fits decides, as routing does: its operation for the method, else
+        // the methods it has.
+        var template: String?
+        var methods: [String] = []
+        var first: Operation?
+        for operation in routing {
+          if let template, operation.template != template { break }
+          guard let captures = operation.match(segments) else { continue }
+          if operation.method == method { return .found(operation, parameters: captures) }
+          template = operation.template
+          first = first ?? operation
           methods.append(operation.method.rawValue)
         }
+        if let first, other == nil { other = (first, methods) }
       }
-      if let best { return .found(best.0, parameters: best.1) }
-      if let other { return .wrongMethod(template: other.template, methods: methods, location: other.pathLocation) }
+      if let (operation, methods) = other {
+        return .wrongMethod(template: operation.template, methods: methods, location: operation.pathLocation)
+      }
       return .unknownPath
     }
 
-    /// The segments of `path` below the server's base path, or `nil` when it is not below it.
-    func segments(of path: String) -> [Substring]? {
-      if Self.isPlain(path) && Self.isPlain(basePath) { return plainSegments(of: path) }
+    /// The segments of `path` below the server path `base`, or `nil` when it is not below it.
+    func segments(of path: String, under base: String) -> [Substring]? {
+      if Self.isPlain(path) && Self.isPlain(base) { return Self.plainSegments(of: path, under: base) }
       var relative = Substring(path)
-      if !basePath.isEmpty {
-        guard relative.hasPrefix(basePath) else { return nil }
-        relative = relative.dropFirst(basePath.count)
+      if !base.isEmpty {
+        guard relative.hasPrefix(base) else { return nil }
+        relative = relative.dropFirst(base.count)
         if relative.isEmpty { relative = "/" }
+        guard relative.hasPrefix("/") else { return nil }
       }
       return Array(relative.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
     }
@@ -317,14 +416,16 @@
       text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 }
     }
 
-    /// ``segments(of:)`` read byte by byte, for a path and base path that are ``isPlain(_:)``.
-    private func plainSegments(of path: String) -> [Substring]? {
+    /// ``segments(of:under:)`` read byte by byte, for a path and base path that are
+    /// ``isPlain(_:)``.
+    private static func plainSegments(of path: String, under base: String) -> [Substring]? {
       let utf8 = path.utf8
       var start = utf8.startIndex
-      if !basePath.isEmpty {
-        guard utf8.starts(with: basePath.utf8) else { return nil }
-        start = utf8.index(start, offsetBy: basePath.utf8.count)
+      if !base.isEmpty {
+        guard utf8.starts(with: base.utf8) else { return nil }
+        start = utf8.index(start, offsetBy: base.utf8.count)
         if start == utf8.endIndex { return [""] }
+        guard utf8[start] == UInt8(ascii: "/") else { return nil }
       }
       // What `split(separator: "/", omittingEmptySubsequences: false).dropFirst()` gives.
       var segments: [Substring] = []

@@ -133,6 +133,13 @@
       case parameter(String)
     }
 
+    /// Whether the path has a parameter (`/breeds/{id}`), so that a more specific path may take
+    /// a request that fits it.
+    var isTemplated: Bool { segments.contains { if case .parameter = $0 { true } else { false } } }
+
+    /// `GET /breeds/{id}`: what tells the operation apart from every other of its document.
+    var key: String { "\(method.rawValue) \(template)" }
+
     /// `listBreeds`, or `GET /breeds` when the operation has no id.
     var name: String { id ?? "\(method.rawValue) \(template)" }
 
@@ -182,7 +189,24 @@
       return text.removingPercentEncoding ?? text
     }
 
-    var literalCount: Int { segments.filter { if case .literal = $0 { true } else { false } }.count }
+    /// How two paths compare for routing, as OpenAPI says a path is chosen: above 0 when `left` is
+    /// the more specific, below 0 when `right` is, 0 when neither. A concrete path (no parameter)
+    /// comes before a templated one; then the path with more literal segments; then the one whose
+    /// first literal segment where they differ is further left (`/users/me/{x}` before
+    /// `/users/{id}/posts`).
+    static func specificity(_ left: [Segment], _ right: [Segment]) -> Int {
+      func isLiteral(_ segment: Segment) -> Bool { if case .literal = segment { true } else { false } }
+      let leftLiterals = left.count { isLiteral($0) }
+      let rightLiterals = right.count { isLiteral($0) }
+      let leftConcrete = leftLiterals == left.count
+      let rightConcrete = rightLiterals == right.count
+      if leftConcrete != rightConcrete { return leftConcrete ? 1 : -1 }
+      if leftLiterals != rightLiterals { return leftLiterals > rightLiterals ? 1 : -1 }
+      for (one, other) in zip(left, right) where isLiteral(one) != isLiteral(other) {
+        return isLiteral(one) ? 1 : -1
+      }
+      return 0
+    }
 
     static func segments(of template: String) -> [Segment] {
       template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in

@@ -185,8 +185,28 @@
     private(set) var schemas: [Schema.Fields] = []
     private var compiled: [String: Int] = [:]
     let files: DocumentFiles
+    let deviations: Deviations
+    /// Whether the document is OpenAPI 3.0, where the keys beside a `$ref` are ignored.
+    let isVersion30: Bool
 
-    init(files: DocumentFiles) { self.files = files }
+    init(files: DocumentFiles, deviations: Deviations = Deviations(), isVersion30: Bool = false) {
+      self.files = files
+      self.deviations = deviations
+      self.isVersion30 = isVersion30
+    }
+
+    /// `node`'s value, or for `{$ref: …}` (where the standard allows none, as in an example) the
+    /// value it names (an Example Object's `value`), noted as a deviation.
+    func literal(_ node: DocumentNode, in file: DocumentFiles.File, key: String) -> JSONValue {
+      guard let reference = node["$ref"]?.string, node.members.count == 1,
+        let target = try? files.resolve(reference, from: file, line: node.line(of: "$ref"), keyPath: key)
+      else { return node.json }
+      deviations.note(
+        "example-ref", file: file.name, line: node.line,
+        "the \(key) is {$ref: \"\(reference)\"}; an example is a literal value in OpenAPI, so other tools serve it as written. Doppel serves what it names; write the value in place, or use a named example under `examples` (whose entries may be $refs)."
+      )
+      return (target.node["value"] ?? target.node).json
+    }
 
     /// Compiles the schema at `node` (following its `$ref`), once per place in the document.
     func compile(_ node: DocumentNode, in file: DocumentFiles.File, at location: DocumentLocation) throws(OpenAPIError)
@@ -221,6 +241,13 @@
         let target = try files.resolve(
           reference, from: file, line: node.line(of: "$ref"), keyPath: location.appending("$ref").path)
         schema.reference = try compile(target.node, in: target.file, at: target.location)
+        let siblings = node.members.map(\.key).filter { !Self.annotations.contains($0) && $0 != "$ref" }
+        if isVersion30, !siblings.isEmpty {
+          deviations.note(
+            "ref-siblings", file: file.name, line: node.line(of: "$ref"),
+            "\(siblings.map { "`\($0)`" }.joined(separator: ", ")) beside a $ref: OpenAPI 3.0 ignores every key beside a $ref, so other tools will not apply it. Doppel applies both; write `allOf: [{$ref: …}, {\(siblings[0]): …}]` to say the same in 3.0."
+          )
+        }
       }
       try readKeywords(node, into: &schema, file: file, location: location)
       schemas[index] = schema
@@ -318,8 +345,14 @@
       }
       schema.items = try sub(node, "items", file, location)
       var properties: [Schema.Property] = []
-      if let node = node["properties"] {
-        let base = location.appending("properties", line: node.line)
+      if var node = node["properties"] {
+        var file = file
+        var base = location.appending("properties", line: node.line)
+        if node["$ref"]?.string != nil, node.members.count == 1 {
+          // A deviation the structure check noted: the properties in a file of their own.
+          let target = try files.dereference(node, in: file, at: base)
+          (node, file, base) = (target.node, target.file, target.location)
+        }
         for member in node.members {
           properties.append(
             Schema.Property(
@@ -343,8 +376,9 @@
       schema.not = try sub(node, "not", file, location)
       schema.readOnly = node["readOnly"]?.bool ?? false
       schema.writeOnly = node["writeOnly"]?.bool ?? false
-      schema.example = node["example"]?.json ?? node["examples"]?.items?.first?.json
-      schema.defaultValue = node["default"]?.json
+      schema.example =
+        node["example"].map { literal($0, in: file, key: "example") } ?? node["examples"]?.items?.first?.json
+      schema.defaultValue = node["default"].map { literal($0, in: file, key: "default") }
       if let discriminator = node["discriminator"] {
         guard let property = discriminator["propertyName"]?.string else {
           throw OpenAPIError(
@@ -361,10 +395,14 @@
             keyPath: location.appending("discriminator").appending("mapping").appending(member.key).path)
           mapping.append((member.key, try compile(target.node, in: target.file, at: target.location)))
         }
-        // Without a mapping entry, a branch is named by its schema's name.
+        // Without a mapping entry, a branch is named by what its own property allows (its
+        // `const` or `enum`), and by its schema's name.
         for branch in schema.oneOf + schema.anyOf {
           let target = schemas[branch].reference ?? branch
           guard !mapping.contains(where: { $0.schema == target || $0.schema == branch }) else { continue }
+          for value in tagValues(of: property, in: target) where !mapping.contains(where: { $0.value == value }) {
+            mapping.append((value, branch))
+          }
           if let name = schemas[target].name ?? schemas[branch].name, !mapping.contains(where: { $0.value == name }) {
             mapping.append((name, branch))
           }
@@ -372,6 +410,31 @@
         schema.discriminator = Schema.Discriminator(property: property, mapping: mapping)
       }
     }
+
+    /// The strings the property `name` of the schema `index` allows by its `const` or `enum`,
+    /// looking through `$ref`s and `allOf` parts.
+    private func tagValues(of name: String, in index: Int, depth: Int = 0) -> [String] {
+      guard depth < 8, index < schemas.count else { return [] }
+      let schema = schemas[index]
+      if let property = schema.properties.first(where: { $0.name == name }) {
+        var target = schemas[property.schema]
+        var hops = 0
+        while let next = target.reference, hops < 16, target.constValue == nil, target.enumValues == nil {
+          target = schemas[next]
+          hops += 1
+        }
+        if case .string(let value)? = target.constValue { return [value] }
+        return target.enumValues?.compactMap { if case .string(let value) = $0 { value } else { nil } } ?? []
+      }
+      for part in (schema.reference.map { [$0] } ?? []) + schema.allOf {
+        let found = tagValues(of: name, in: part, depth: depth + 1)
+        if !found.isEmpty { return found }
+      }
+      return []
+    }
+
+    /// Keys beside a `$ref` that change nothing a value must be (3.0 documents have them often).
+    static let annotations: Set<String> = ["description", "summary", "title", "example", "examples", "deprecated"]
 
     static let typeNames: Set<String> = ["string", "number", "integer", "boolean", "object", "array", "null"]
   }

@@ -21,6 +21,10 @@
 
     let table: SchemaTable
     let direction: Direction
+    /// Whether `oneOf` and `anyOf` are read as JSON Schema reads them, without the discriminator's
+    /// shortcut to one branch: what an independent checker (schemathesis) does, and so what a
+    /// generated answer must pass.
+    var jsonSchemaOnly = false
 
     /// Every failure of `value` against the schema `index`, in a stable order.
     func validate(_ value: JSONValue, against index: Int, path: String = "$") -> [SchemaFailure] {
@@ -29,7 +33,7 @@
 
     /// Every failure of the value laid out in `tape` against the schema `index`, in a stable order.
     func validate(_ tape: JSONTape, against index: Int, path: String = "$") -> [SchemaFailure] {
-      var run = Run(table: table, direction: direction, tape: tape, base: path)
+      var run = Run(table: table, direction: direction, jsonSchemaOnly: jsonSchemaOnly, tape: tape, base: path)
       run.check(0, index, depth: 0)
       return run.failures
     }
@@ -47,6 +51,7 @@
     private struct Run {
       let table: SchemaTable
       let direction: Direction
+      let jsonSchemaOnly: Bool
       let tape: JSONTape
       let base: String
       var failures: [SchemaFailure] = []
@@ -62,9 +67,10 @@
         case key(Int)
       }
 
-      init(table: SchemaTable, direction: Direction, tape: JSONTape, base: String) {
+      init(table: SchemaTable, direction: Direction, jsonSchemaOnly: Bool, tape: JSONTape, base: String) {
         self.table = table
         self.direction = direction
+        self.jsonSchemaOnly = jsonSchemaOnly
         self.tape = tape
         self.base = base
       }
@@ -88,7 +94,7 @@
 
       /// Whether the value at `node` passes the schema `index` (checked on its own).
       func passes(_ node: Int, _ index: Int) -> Bool {
-        var run = Run(table: table, direction: direction, tape: tape, base: "$")
+        var run = Run(table: table, direction: direction, jsonSchemaOnly: jsonSchemaOnly, tape: tape, base: "$")
         run.check(node, index, depth: 0)
         return run.failures.isEmpty
       }
@@ -427,7 +433,8 @@
       private mutating func checkComposition(_ node: Int, _ schema: Schema, depth: Int) {
         let keyword = schema.oneOf.isEmpty ? "anyOf" : "oneOf"
         let branches = schema.oneOf.isEmpty ? schema.anyOf : schema.oneOf
-        if let discriminator = schema.discriminator ?? schema.reference.flatMap({ table[$0].discriminator }),
+        if !jsonSchemaOnly,
+          let discriminator = schema.discriminator ?? schema.reference.flatMap({ table[$0].discriminator }),
           tape.nodes[node].kind == .object
         {
           guard let tagNode = member(discriminator.property, of: node), tape.nodes[tagNode].kind == .string else {

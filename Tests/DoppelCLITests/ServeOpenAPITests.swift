@@ -131,7 +131,9 @@
         "library.yaml")
       let doppel = try DoppelProcess(["serve", document.path, "--port", "0", "--no-watch"])
       let base = try await doppel.serverURL()
-      #expect(try await doppel.line(containing: "Serving").contains("library.yaml (OpenAPI 3.1.0): 5 stubs at"))
+      // The five operations, and the answer to methods the paths do not document.
+      #expect(
+        try await doppel.line(containing: "Serving").contains("library.yaml (OpenAPI 3.1.0, under /v2): 6 stubs at"))
 
       #expect(
         try await fetch(url(base, "/v2/books"))
@@ -143,8 +145,15 @@
       #expect(
         try await fetch(url(base, "/v2/books/1")) == (200, #"{"author":"Frank Herbert","id":1,"title":"Dune"}"#))
       #expect(
-        try await fetch(url(base, "/v2/books"), method: "POST", headers: ["Content-Type": "application/json"])
+        try await fetch(
+          url(base, "/v2/books"), method: "POST", headers: ["Content-Type": "application/json"],
+          body: #"{"id": 3, "title": "Kindred", "author": "Octavia E. Butler"}"#)
           == (201, #"{"author":"Octavia E. Butler","id":3,"title":"Kindred"}"#))
+      // A request the document refuses, as Prism refuses it.
+      #expect(
+        try await fetch(url(base, "/v2/books"), method: "POST", headers: ["Content-Type": "application/json"]).status
+          == 422)
+      #expect(try await fetch(url(base, "/v2/books/1"), method: "PATCH").status == 405)
       #expect(try await fetch(url(base, "/v2/books/1"), method: "DELETE").status == 204)
 
       // The answer the request prefers: another documented status, another named example.
@@ -180,7 +189,7 @@
       for (name, version) in [("cattery.yaml", "3.1.0"), ("cattery-3.0.json", "3.0.3")] {
         let doppel = try DoppelProcess(["serve", name, "--port", "0", "--no-watch"], directory: directory)
         let base = try await doppel.serverURL()
-        #expect(try await doppel.line(containing: "Serving").contains("\(name) (OpenAPI \(version)):"))
+        #expect(try await doppel.line(containing: "Serving").contains("\(name) (OpenAPI \(version), under /v1):"))
         #expect(try await fetch(url(base, pet)) == (200, #"{"indoor":true,"name":"Tom","petType":"cat"}"#))
         // The 404 is a response from common.yaml, which the document's `$ref` names.
         #expect(
@@ -210,7 +219,7 @@
       let doppel = try DoppelProcess(["serve"] + inputs + ["--port", "0", "--no-watch"], directory: directory)
       let base = try await doppel.serverURL()
       let serving = try await doppel.line(containing: "Serving")
-      #expect(serving.contains("doppel.json, library.yaml (OpenAPI 3.1.0): 6 stubs at"))
+      #expect(serving.contains("doppel.json, library.yaml (OpenAPI 3.1.0, under /v2): 7 stubs at"))
       #expect(try await fetch(url(base, "/v2/books/1")) == (410, #"{"message":"Lent out."}"#))
       #expect(
         try await doppel.line(containing: "GET /v2/books/1 →")
@@ -240,7 +249,7 @@
         response: .json(["id": 1, "title": "Dune (recorded)", "author": "Frank Herbert"]))
       try Cassette(entries: [recorded]).save(to: directory.appendingPathComponent("recorded.har"))
       let doppel = try DoppelProcess(
-        ["serve", "library.yaml", "recorded.har", "doppel.json", "--validate", "--port", "0", "--no-watch"],
+        ["serve", "library.yaml", "recorded.har", "doppel.json", "--validate", "report", "--port", "0", "--no-watch"],
         directory: directory)
       let base = try await doppel.serverURL()
       let recordedAnswer = try await fetch(url(base, "/v2/books/1"))
@@ -278,13 +287,16 @@
           environment: environment)
         let base = try await doppel.serverURL()
         #expect(
-          try await doppel.line(containing: "Serving").contains(#"library.yaml (OpenAPI 3.1.0, scenario "empty")"#))
+          try await doppel.line(containing: "Serving").contains(
+            #"library.yaml (OpenAPI 3.1.0, under /v2, scenario "empty")"#))
         #expect(try await fetch(url(base, "/v2/books")) == (200, "[]"))
         // Every operation with an example of that name answers with it, whatever its status; the
         // others answer as usual.
         #expect(try await fetch(url(base, "/v2/books/1")) == (404, #"{"message":"The shelves are empty."}"#))
         #expect(
-          try await fetch(url(base, "/v2/books"), method: "POST")
+          try await fetch(
+            url(base, "/v2/books"), method: "POST", headers: ["Content-Type": "application/json"],
+            body: #"{"id": 3, "title": "Kindred", "author": "Octavia E. Butler"}"#)
             == (201, #"{"author":"Octavia E. Butler","id":3,"title":"Kindred"}"#))
         // The admin API lists the examples as scenarios, and switches among them.
         #expect(
@@ -305,7 +317,7 @@
     @Test func validatePrintsEveryViolationAndChangesNoAnswer() async throws {
       let directory = try temporaryDirectory(holding: ["library.yaml": Self.library])
       let doppel = try DoppelProcess(
-        ["serve", "library.yaml", "--validate", "--port", "0", "--no-watch"], directory: directory)
+        ["serve", "library.yaml", "--validate", "report", "--port", "0", "--no-watch"], directory: directory)
       let base = try await doppel.serverURL()
       let (status, body) = try await fetch(url(base, "/v2/books/dune?limit=0"))
       #expect(status == 200)
@@ -334,7 +346,7 @@
       #expect(await doppel.waitForExit() == 0)
 
       let without = try await DoppelProcess.run(
-        ["serve", "doppel.json", "--validate", "--port", "0"],
+        ["serve", "doppel.json", "--validate", "report", "--port", "0"],
         directory: try temporaryDirectory(holding: ["doppel.json": #"{"stubs": []}"#])
       )
       #expect(without.status != 0)

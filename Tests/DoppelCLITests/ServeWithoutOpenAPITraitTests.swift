@@ -21,7 +21,7 @@
           ))
       }
       let validate = try await DoppelProcess.run(
-        ["serve", "api.yaml", "--validate", "--port", "0"], directory: directory)
+        ["serve", "api.yaml", "--validate", "report", "--port", "0"], directory: directory)
       #expect(validate.status != 0)
       #expect(
         validate.error.contains(

@@ -48,10 +48,11 @@
 
   /// Sends a GET (or another method) and returns the status and body.
   func fetch(
-    _ url: URL, method: String = "GET", headers: [String: String] = [:]
+    _ url: URL, method: String = "GET", headers: [String: String] = [:], body: String? = nil
   ) async throws -> (status: Int, body: String) {
     var request = URLRequest(url: url)
     request.httpMethod = method
+    request.httpBody = body.map { Data($0.utf8) }
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     let (data, response) = try await realSession.data(for: request)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))

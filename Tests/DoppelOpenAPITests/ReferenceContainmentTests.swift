@@ -96,7 +96,8 @@
           to: project.appendingPathComponent("schemas/cat.yaml"))
         #expect(
           throws: OpenAPIError(
-            file: "cat.yaml", line: 2,
+            // A file a $ref names is named by its path from the document's folder.
+            file: "schemas/cat.yaml", line: 2,
             #"Cat.$ref: the $ref "../../secret.yaml#/Breed" names a file outside the document's folder \#(project.path): ".." leads out of it. \#(Self.fix(project, from: "cat.yaml"))"#
           )
         ) { try load("schemas/cat.yaml#/Cat", in: project) }

@@ -11,6 +11,8 @@ final class Router: Sendable {
     /// Orders for fallback stubs count up from far below every ordinary stub's, so each fallback
     /// stub loses to every ordinary one whenever it was added.
     var nextFallbackOrder = Int.min / 2
+    /// Counts every stub added, ordinary or fallback, from 0: each stub's ``StubHandle/serial``.
+    var nextSerial = 0
     var byPath: [String: Bucket] = [:]
     var byHost: [String: Bucket] = [:]
     var scanned: [StubHandle] = []
@@ -118,7 +120,8 @@ final class Router: Sendable {
   func replaceAll(with additions: [Addition], configure: (Int, StubHandle) -> Void) -> [StubHandle] {
     let (old, handles) = state.withLock { state -> ([StubHandle], [StubHandle]) in
       var fresh = State(
-        nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder, replacements: state.replacements + 1)
+        nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder, nextSerial: state.nextSerial,
+        replacements: state.replacements + 1)
       var handles: [StubHandle] = []
       handles.reserveCapacity(additions.count)
       for (index, addition) in additions.enumerated() {
@@ -144,10 +147,12 @@ final class Router: Sendable {
       order = state.nextOrder
       state.nextOrder += 1
     }
+    let serial = state.nextSerial
+    state.nextSerial += 1
     let plan = addition.matcher.plan ?? Matcher.Plan(addition.matcher)
     let handle = StubHandle(
       matcher: addition.matcher, plan: plan, responder: addition.responder, limit: addition.limit,
-      name: addition.name, location: addition.location, order: order, lock: stubLock,
+      name: addition.name, location: addition.location, order: order, serial: serial, lock: stubLock,
       onRemove: { [weak self] in self?.remove($0) })
     switch Self.slot(for: plan) {
     case .path(let path): Self.add(handle, to: &state.byPath, key: path)
@@ -187,7 +192,7 @@ final class Router: Sendable {
     let removed = state.withLock { state -> [StubHandle] in
       defer {
         state = State(
-          nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder,
+          nextOrder: state.nextOrder, nextFallbackOrder: state.nextFallbackOrder, nextSerial: state.nextSerial,
           replacements: state.replacements + 1)
       }
       return state.all

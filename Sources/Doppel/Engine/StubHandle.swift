@@ -51,6 +51,9 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
   public let name: String?
   /// Where the stub was declared.
   public let location: CodeLocation
+  /// Counts the backend's stubs from 0 in the order they were added, fallback stubs included:
+  /// unlike `order`, small and distinct for every stub (the admin API's stub id).
+  let serial: Int
   private let onRemove: @Sendable (StubHandle) -> Void
 
   private struct State {
@@ -110,7 +113,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
 
   init(
     matcher: Matcher, plan: Matcher.Plan, responder: Responder, limit: Int?, name: String?, location: CodeLocation,
-    order: Int, lock: PlainLock, onRemove: @escaping @Sendable (StubHandle) -> Void
+    order: Int, serial: Int, lock: PlainLock, onRemove: @escaping @Sendable (StubHandle) -> Void
   ) {
     self.matcher = matcher
     matcherProblem = plan.problem
@@ -132,6 +135,7 @@ public final class StubHandle: @unchecked Sendable, CustomStringConvertible {
     self.name = name
     self.location = location
     self.order = order
+    self.serial = serial
     self.lock = lock
     self.onRemove = onRemove
   }

@@ -237,8 +237,9 @@ extension Matcher {
 }
 
 extension StubHandle {
-  /// The stub's registration number in its backend: what a stub server's admin API names it by.
-  package var registrationNumber: Int { order }
+  /// The stub's registration number in its backend, counting fallback stubs (those made from a
+  /// document) and ordinary ones alike from 0: what a stub server's admin API names it by.
+  package var registrationNumber: Int { serial }
 }
 
 extension StubDefinition {
