@@ -100,6 +100,13 @@
     @Option(help: "The most connections open at once, WebSockets included; more wait until one closes.")
     var maxConnections = 1_024
 
+    @Option(
+      name: .customLong("max-head-kib"),
+      help:
+        "The largest request head (request line and header fields) accepted, in kibibytes; a larger one gets 431. 1 to 16384."
+    )
+    var maxHeadKibibytes = 64
+
     @Flag(inversion: .prefixedNo, help: "Reload when an input changes.")
     var watch = true
 
@@ -196,6 +203,9 @@
       guard (1...1_000_000).contains(maxConnections) else {
         throw ValidationError("--max-connections \(maxConnections) is out of range; use 1 to 1000000.")
       }
+      guard (1...16_384).contains(maxHeadKibibytes) else {
+        throw ValidationError("--max-head-kib \(maxHeadKibibytes) is out of range; use 1 to 16384 (kibibytes).")
+      }
       try validateAdmin()
       #if !OpenAPI
         if validatesAgainstDocuments {
@@ -260,6 +270,7 @@
       configuration.webSocketIdleTimeout = try Self.timeout(
         webSocketIdleTimeout, option: "--websocket-idle-timeout")
       configuration.maximumConnections = maxConnections
+      configuration.maximumHeadSize = maxHeadKibibytes * 1024
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
       configuration.corsOrigins = corsOrigins

@@ -52,7 +52,8 @@
     // MARK: Request
 
     func check(_ request: Request, _ operation: Operation, _ captures: [String: String]) -> [OpenAPIViolation] {
-      var found = checkParameters(
+      var found = checkSecurity(request, operation)
+      found += checkParameters(
         operation, captures: captures, query: { Self.queryItems(of: request) }, headers: request.headers)
       let body = request.body ?? Data()
       guard let documented = operation.body else {
@@ -77,6 +78,36 @@
         body, contentType: request.headers["Content-Type"], content: documented.content, part: "request body",
         location: documented.location.appending("content"), operation: operation, direction: .request)
       return found
+    }
+
+    /// A violation when the request carries none of the alternatives of credentials the
+    /// operation requires (only their presence is checked).
+    func checkSecurity(_ request: Request, _ operation: Operation) -> [OpenAPIViolation] {
+      guard !operation.security.isEmpty else { return [] }
+      func carries(_ credential: Operation.Credential) -> Bool {
+        switch credential.place {
+        case "header": return request.headers[credential.name]?.isEmpty == false
+        case "query": return Self.queryItems(of: request).contains { $0.name == credential.name }
+        case "cookie":
+          return request.headers.values(for: "Cookie").contains { header in
+            header.split(separator: ";").contains {
+              $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(credential.name)=")
+            }
+          }
+        default: return true
+        }
+      }
+      if operation.security.contains(where: { $0.allSatisfy(carries) }) { return [] }
+      let wanted = operation.security.map { alternative in
+        alternative.map { "the \($0.place) \($0.place == "header" ? "" : "item ")\"\($0.name)\" (\($0.scheme))" }
+          .joined(separator: " and ")
+      }
+      return [
+        violation(
+          operation, "request security",
+          "the request carries no credentials the operation requires; send \(wanted.joined(separator: ", or "))",
+          at: operation.location)
+      ]
     }
 
     /// The violations of `operation`'s parameters: a required one missing, or a value its schema
@@ -116,6 +147,14 @@
           continue
         }
         guard let schema = parameter.schema else { continue }
+        if values.count > 1, parameter.place != "header", !(validator.resolved(schema).types ?? []).contains("array") {
+          found.append(
+            violation(
+              operation, part,
+              "the \(parameter.place) parameter \"\(parameter.name)\" is given \(values.count) times; the document describes one value",
+              at: parameter.location))
+          continue
+        }
         for failure in validator.validate(coerce(values, to: schema), against: schema) {
           found.append(
             violation(
@@ -188,6 +227,16 @@
         return [
           violation("the content type \(contentType) is not documented; the document allows \(allowed)", nil, location)
         ]
+      }
+      if let schema = media.schema, let form = Self.formFields(body, contentType: contentType, media: media) {
+        // A form or a multipart body: its fields as an object, each read as its schema says.
+        guard let fields = form else {
+          return [violation("the body is not a well-formed \(media.base) body", nil, media.location)]
+        }
+        let value = formValue(fields, schema: schema)
+        return SchemaValidator(table: table, direction: direction).validate(value, against: schema).map {
+          violation($0.rule, $0.path, $0.location)
+        }
       }
       guard media.isJSON, let schema = media.schema else { return [] }
       let bytes = [UInt8](body)
@@ -264,6 +313,104 @@
 
     /// A parameter's text as the JSON value its schema describes: `"7"` as the number 7 for an
     /// integer, `"true"` as true for a boolean, repeated or comma-separated values as an array.
+    /// The fields of a `multipart/form-data` or `application/x-www-form-urlencoded` body, in
+    /// order: `nil` for a body of another media type, `.some(nil)` for one that is not well formed.
+    static func formFields(_ body: Data, contentType: String, media: Operation.MediaType) -> [(String, String)]?? {
+      switch media.base {
+      case "application/x-www-form-urlencoded":
+        let text = String(decoding: body, as: UTF8.self)
+        return .some(
+          text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String {
+              String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            return (decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
+          })
+      case "multipart/form-data":
+        return .some(multipartFields(body, contentType: contentType))
+      default:
+        return nil
+      }
+    }
+
+    /// The named parts of a multipart body (as text), or `nil` when it has no boundary or is cut.
+    static func multipartFields(_ body: Data, contentType: String) -> [(String, String)]? {
+      guard
+        let boundary = contentType.split(separator: ";").lazy.map({ $0.trimmingCharacters(in: .whitespaces) })
+          .first(where: { $0.lowercased().hasPrefix("boundary=") })?.dropFirst("boundary=".count)
+          .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      else { return nil }
+      let bytes = [UInt8](body)
+      let delimiter = Array("--\(boundary)".utf8)
+      var fields: [(String, String)] = []
+      var starts: [Int] = []
+      var index = 0
+      while index + delimiter.count <= bytes.count {
+        if bytes[index] == delimiter[0], Array(bytes[index..<index + delimiter.count]) == delimiter {
+          starts.append(index)
+          index += delimiter.count
+        } else {
+          index += 1
+        }
+      }
+      guard starts.count >= 2 else { return nil }
+      for (start, end) in zip(starts, starts.dropFirst()) {
+        let part = Array(bytes[(start + delimiter.count)..<end])
+        guard let split = Self.range(of: [13, 10, 13, 10], in: part) else { continue }
+        let head = String(decoding: part[..<split], as: UTF8.self)
+        var content = Array(part[(split + 4)...])
+        if content.suffix(2) == [13, 10] { content.removeLast(2) }
+        guard
+          let disposition = head.split(separator: "\r\n").first(where: {
+            $0.lowercased().hasPrefix("content-disposition:")
+          }),
+          let nameRange = disposition.range(of: "name=\"")
+        else { continue }
+        let rest = disposition[nameRange.upperBound...]
+        let name = String(rest.prefix { $0 != "\"" })
+        fields.append((name, String(decoding: content, as: UTF8.self)))
+      }
+      return fields
+    }
+
+    private static func range(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+      guard bytes.count >= needle.count else { return nil }
+      for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] {
+        if Array(bytes[index..<index + needle.count]) == needle { return index }
+      }
+      return nil
+    }
+
+    /// A form's fields as the object its schema describes: each field read as its property's
+    /// schema says (numbers, booleans, JSON for an object or an array), repeated fields as arrays.
+    func formValue(_ fields: [(String, String)], schema index: Int) -> JSONValue {
+      let validator = SchemaValidator(table: table, direction: .request)
+      let schema = validator.resolved(index)
+      var grouped: [String: [String]] = [:]
+      var order: [String] = []
+      for (name, value) in fields {
+        if grouped[name] == nil { order.append(name) }
+        grouped[name, default: []].append(value)
+      }
+      var members: [String: JSONValue] = [:]
+      for name in order {
+        let values = grouped[name] ?? []
+        guard let property = schema.properties.first(where: { $0.name == name }) else {
+          members[name] = .string(values[0])
+          continue
+        }
+        let target = validator.resolved(property.schema)
+        let types = target.types ?? (target.properties.isEmpty ? [] : ["object"])
+        if types.contains("object") || (types.contains("array") && values[0].hasPrefix("[")) {
+          members[name] = (try? JSONValue(parsing: Data(values[0].utf8))) ?? .string(values[0])
+        } else {
+          members[name] = coerce(values, to: property.schema)
+        }
+      }
+      return .object(members)
+    }
+
     func coerce(_ values: [String], to index: Int) -> JSONValue {
       let validator = SchemaValidator(table: table, direction: .request)
       let schema = validator.resolved(index)

@@ -73,6 +73,8 @@
 
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
     private static let bounds: Set<String> = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
+    /// Keys whose values are text, where a split description sometimes writes a `$ref`.
+    private static let textKeys: Set<String> = ["description", "summary", "title", "termsOfService"]
     /// Keys whose values are data, not document structure: written as they are.
     private static let literalValues: Set<String> = ["example", "examples", "default", "enum", "const", "value"]
 
@@ -133,6 +135,17 @@
           deviations.note(
             key == "properties" ? "properties-ref" : "operation-ref", file: file.name, line: member.line,
             "\(what) is a $ref (\"\(reference)\"), which OpenAPI does not allow there: the standard wants the object itself, and other tools will not follow it. Doppel reads the file it names; bundle the description (for example with `redocly bundle`) or write the object in place."
+          )
+          (value, valueFile) = (target.node, target.file)
+        }
+        if let reference = value["$ref"]?.string, value.members.count == 1, Self.textKeys.contains(key),
+          let target = try? files.resolve(reference, from: file, line: value.line(of: "$ref"), keyPath: key),
+          !target.node.isObject
+        {
+          // `description: {$ref: description.yml#/introduction}`: text kept in a file of its own.
+          deviations.note(
+            "text-ref", file: file.name, line: member.line,
+            "`\(key)` is a $ref (\"\(reference)\"), which OpenAPI does not allow there: the standard wants the text itself, and other tools will not follow it. Doppel reads what it names; bundle the description or write the text in place."
           )
           (value, valueFile) = (target.node, target.file)
         }

@@ -39,22 +39,32 @@
     func refusal(for request: Request, operation: Operation, seed: UInt64) -> Response? {
       let violations = check(request, operation, request.pathParameters)
       guard let first = violations.first else { return nil }
-      let status = violations.contains { !$0.part.hasPrefix("request body") } ? 400 : 422
+      let status =
+        violations.allSatisfy { $0.part == "request security" }
+        ? 401 : violations.contains { !$0.part.hasPrefix("request body") && $0.part != "request security" } ? 400 : 422
       let summary = Self.oneLine(first.description)
+      // The operation's own answer: for the status, else a documented 400, else its `4XX` or
+      // `default`, else another client error it documents, so that the status is documented.
+      let refusals: Set<Int> = [400, 401, 403, 404, 409, 422]
       let documented =
         operation.replies.first { $0.status == String(status) } ?? operation.replies.first { $0.status == "400" }
         ?? operation.replies.first { $0.status.uppercased() == "4XX" }
         ?? operation.replies.first { $0.status == "default" }
+        ?? operation.replies.first { Int($0.status).map(refusals.contains) == true }
       if let reply = documented {
+        // The reply's own code when it names one (a documented 400 for a body too), so that the
+        // status is one the operation documents.
+        let served = Int(reply.status) ?? status
         var answer = self.answer(
-          request, operation: operation, reply: reply, status: status, scenario: nil, seed: seed)
+          request, operation: operation, reply: reply, status: served, scenario: nil, seed: seed)
         answer.headers.replace("X-Doppel-Refused", with: summary)
         return answer
       }
       let listed = violations.prefix(10).map { "- \($0.description)" }.joined(separator: "\n")
       let more = violations.count > 10 ? "\n(and \(violations.count - 10) more)" : ""
       return Self.problem(
-        status: status, title: status == 400 ? "Bad Request" : "Unprocessable Content",
+        status: status,
+        title: status == 400 ? "Bad Request" : status == 401 ? "Unauthorized" : "Unprocessable Content",
         detail:
           "The request breaks \(operation.name) (\(operation.key), \(name):\(operation.location.line)):\n\(listed)\(more)",
         headers: ["X-Doppel-Refused": summary])

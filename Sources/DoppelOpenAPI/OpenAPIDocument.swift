@@ -245,6 +245,7 @@
     private static func operations(
       paths: DocumentNode, file: DocumentFiles.File, compiler: SchemaCompiler, base: DocumentLocation
     ) throws(OpenAPIError) -> [Operation] {
+      let root = file.root
       var result: [Operation] = []
       for entry in paths.members {
         guard entry.key.hasPrefix("/") else {
@@ -306,12 +307,44 @@
                 location: target.location))
           }
           let template = entry.key
-          result.append(
-            Operation(
-              id: node["operationId"]?.string, method: HTTPMethod(rawValue: member.key), template: template,
-              segments: Operation.segments(of: template), parameters: own, body: body, replies: replies,
-              location: location, responsesLocation: responses, pathLocation: pathLocation))
+          var made = Operation(
+            id: node["operationId"]?.string, method: HTTPMethod(rawValue: member.key), template: template,
+            segments: Operation.segments(of: template), parameters: own, body: body, replies: replies,
+            location: location, responsesLocation: responses, pathLocation: pathLocation)
+          made.security = security(node["security"] ?? root["security"], compiler: compiler)
+          result.append(made)
         }
+      }
+      return result
+    }
+
+    /// The alternatives a `security` list gives, with where each scheme's credential goes; an
+    /// alternative with a scheme Doppel cannot check (mutual TLS, a scheme that is not declared)
+    /// counts as met, so that nothing is refused for it.
+    private static func security(_ node: DocumentNode?, compiler: SchemaCompiler) -> [[Operation.Credential]] {
+      guard let alternatives = node?.items else { return [] }
+      let root = compiler.files.main.root
+      var result: [[Operation.Credential]] = []
+      for alternative in alternatives {
+        var credentials: [Operation.Credential] = []
+        for requirement in alternative.members {
+          guard let declared = root["components"]?["securitySchemes"]?[requirement.key],
+            let scheme = try? compiler.files.dereference(
+              declared, in: compiler.files.main, at: DocumentLocation(file: "", line: declared.line, path: ""))
+          else { return [] }
+          switch scheme.node["type"]?.string {
+          case "apiKey":
+            guard let place = scheme.node["in"]?.string, let name = scheme.node["name"]?.string else { return [] }
+            credentials.append(Operation.Credential(scheme: requirement.key, place: place, name: name))
+          case "http", "oauth2", "openIdConnect":
+            credentials.append(Operation.Credential(scheme: requirement.key, place: "header", name: "Authorization"))
+          default:
+            return []
+          }
+        }
+        // An empty alternative (`- {}`): the operation may be called without credentials.
+        if credentials.isEmpty { return [] }
+        result.append(credentials)
       }
       return result
     }

@@ -127,6 +127,19 @@
     let responsesLocation: DocumentLocation
     /// Where the path is written under `paths`.
     let pathLocation: DocumentLocation
+    /// The credentials the operation requires: any one of the alternatives, each a list of
+    /// credentials sent together. Empty when it requires none (or an alternative is empty).
+    var security: [[Credential]] = []
+
+    /// A credential a security scheme names: where the request carries it.
+    struct Credential: Sendable {
+      /// The scheme's name under `components.securitySchemes`.
+      let scheme: String
+      /// `header`, `query` or `cookie`.
+      let place: String
+      /// The header, query item or cookie: `Authorization`, `api_key`.
+      let name: String
+    }
 
     enum Segment: Sendable, Equatable {
       case literal(String)

@@ -108,6 +108,87 @@
       #expect(created.statusCode == 201)
     }
 
+    static let secured = """
+      openapi: 3.0.3
+      info: {title: Secured, version: '1'}
+      security:
+        - bot: []
+      components:
+        securitySchemes:
+          bot: {type: apiKey, in: header, name: Authorization}
+      paths:
+        /me:
+          get:
+            operationId: me
+            responses:
+              '200': {description: ok, content: {application/json: {example: {name: Ada}}}}
+        /status:
+          get:
+            operationId: status
+            security: []
+            responses:
+              '200': {description: ok, content: {application/json: {example: up}}}
+        /avatar:
+          post:
+            operationId: upload
+            security: []
+            requestBody:
+              required: true
+              content:
+                multipart/form-data:
+                  schema:
+                    type: object
+                    required: [name]
+                    properties: {name: {type: string}, size: {type: integer}}
+            responses:
+              '204': {description: stored}
+      """
+
+    @Test func aRequestWithoutTheCredentialsTheOperationRequiresGets401() async throws {
+      let backend = Backend(issueReporter: .ignore)
+      try backend.addStubs(fromOpenAPI: try Documents.temporary("secured.yaml", Self.secured))
+      let (body, refused) = try await send(backend, "GET", "/me")
+      #expect(refused.statusCode == 401)
+      #expect(
+        try problem(body)["detail"]
+          == .string(
+            "The request breaks me (GET /me, secured.yaml:10):\n- me (GET /me): request security: the request carries no credentials the operation requires; send the header \"Authorization\" (bot) (secured.yaml:10 paths./me.get)"
+          ))
+      var request = URLRequest(url: URL(string: "https://pets.test/me")!)
+      request.setValue("Bot abc", forHTTPHeaderField: "Authorization")
+      let (_, answered) = try await backend.respond(to: request)
+      #expect(answered.statusCode == 200)
+      // `security: []` on the operation: no credentials needed.
+      let (_, open) = try await send(backend, "GET", "/status")
+      #expect(open.statusCode == 200)
+    }
+
+    @Test func aRepeatedScalarParameterAndAMultipartBodyAreChecked() async throws {
+      let backend = Backend(issueReporter: .ignore)
+      try backend.addStubs(fromOpenAPI: try Documents.temporary("pets.yaml", Self.pets))
+      let (_, repeated) = try await send(backend, "GET", "/pets?limit=1&limit=2")
+      #expect(repeated.statusCode == 400)
+      #expect(
+        repeated.value(forHTTPHeaderField: "X-Doppel-Refused")
+          == "listPets (GET /pets): request query parameter limit: the query parameter \"limit\" is given 2 times; the document describes one value (pets.yaml:8 paths./pets.get.parameters.0)"
+      )
+      let secured = Backend(issueReporter: .ignore)
+      try secured.addStubs(fromOpenAPI: try Documents.temporary("secured.yaml", Self.secured))
+      func form(_ parts: [(String, String)]) -> String {
+        parts.map { "--b\r\nContent-Disposition: form-data; name=\"\($0.0)\"\r\n\r\n\($0.1)\r\n" }.joined()
+          + "--b--\r\n"
+      }
+      let type = "multipart/form-data; boundary=b"
+      let (_, missing) = try await send(secured, "POST", "/avatar", body: form([("size", "3")]), contentType: type)
+      #expect(missing.statusCode == 422)
+      let (_, wrongType) = try await send(
+        secured, "POST", "/avatar", body: form([("name", "a"), ("size", "big")]), contentType: type)
+      #expect(wrongType.statusCode == 422)
+      let (_, stored) = try await send(
+        secured, "POST", "/avatar", body: form([("name", "a"), ("size", "3")]), contentType: type)
+      #expect(stored.statusCode == 204)
+    }
+
     @Test func answeredInvalidRequestsAreAnsweredAsValidOnes() async throws {
       let collected = Collected()
       try collected.backend.addStubs(
