@@ -108,7 +108,7 @@
 
     /// Whether `origin` is one of this server's own: `http://<allowed host>:<port>`, or
     /// `https://…` when the server speaks TLS.
-    private func allows(origin: String, port: Int?) -> Bool {
+    func allows(origin: String, port: Int?) -> Bool {
       guard let components = URLComponents(string: origin), components.scheme?.lowercased() == scheme,
         components.path.isEmpty, components.query == nil, components.user == nil,
         let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first,

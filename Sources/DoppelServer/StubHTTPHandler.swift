@@ -76,6 +76,9 @@
     /// Why the WebSocket upgrade resolved ahead was refused when its `101` head cannot be sent:
     /// answered with a `500` instead.
     var upgradeProblem: String?
+    /// Why a WebSocket upgrade was refused before it was resolved (a foreign `Origin`): answered
+    /// with a `403` when NIO passes the request on.
+    var upgradeRefusal: String?
     /// The request's `Origin` when ``StubServer/Configuration/corsOrigins`` lets it read the
     /// answer: the answer's head names it (see `StubHTTPHandler+CORS.swift`).
     var corsOrigin: String?
@@ -269,6 +272,11 @@
       // waiting for the connection's timeout.
       keepAlive = head.isKeepAlive && !head.asksToSwitchProtocols
       headSent = false
+      if let refusal = upgradeRefusal {
+        upgradeRefusal = nil
+        respond(403, refusal, context: context)
+        return
+      }
       if let ahead = resolvedAhead {
         resolvedAhead = nil
         backend = ahead.backend

@@ -110,6 +110,10 @@
       /// preflight (`OPTIONS` with `Access-Control-Request-Method`) itself with `204`, allowing
       /// the method and headers asked for. The admin API never gets any of these: a page cannot
       /// drive it, whatever this says.
+      ///
+      /// Browsers apply no CORS to WebSockets, so the list decides WebSocket upgrades too: one
+      /// whose `Origin` is neither the server's own nor listed here gets a 403 that says to list
+      /// it. A request without `Origin` (a test, a script, an app) is not affected.
       public var corsOrigins: [String] = []
 
       #if TLS
