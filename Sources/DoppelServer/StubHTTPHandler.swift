@@ -274,6 +274,14 @@
       headSent = false
       if let refusal = upgradeRefusal {
         upgradeRefusal = nil
+        if let report = core.configuration.onRequest,
+          let request = core.request(for: head, body: nil, backend: core.backend)
+        {
+          report(
+            ServedRequest(
+              request: request, target: head.uri, stub: nil, status: 403,
+              outcome: "refused: a WebSocket upgrade from another origin (--cors allows one)"))
+        }
         respond(403, refusal, context: context)
         return
       }

@@ -71,8 +71,10 @@
         for cors in [[], ["http://localhost:3000"]] {
           let backend = quietBackend()
           backend.stub(.get("/feed"), .webSocket(onConnect: [.send(.text("hi"))], on: []))
+          let served = Locked<[String]>([])
           var configuration = StubServer.Configuration()
           configuration.corsOrigins = cors
+          configuration.onRequest = { line in served.withLock { $0.append(line.description) } }
           try await withStubServer(backend, configuration: configuration) { server in
             func status(_ origin: String?) async throws -> (head: String, body: String) {
               let raw = try await RawConnection.connect(port: server.port)
@@ -94,8 +96,13 @@
             let listed = try await status("http://localhost:3000").head
             #expect(
               listed.hasPrefix(cors.isEmpty ? "HTTP/1.1 403 Forbidden\r\n" : "HTTP/1.1 101 Switching Protocols\r\n"))
-            // Refused upgrades never reached the stub.
+            // Refused upgrades never reached the stub, and each is reported.
             #expect(backend.journal.count == (cors.isEmpty ? 2 : 3))
+            #expect(
+              served.withLock { $0 }.filter { $0.contains("403") }
+                == Array(
+                  repeating: "GET /feed → 403, refused: a WebSocket upgrade from another origin (--cors allows one)",
+                  count: cors.isEmpty ? 3 : 2))
           }
         }
       }
