@@ -36,7 +36,9 @@
       // not stop at this head (for it, no upgrade was asked) and may have parsed a request
       // pipelined behind it, which an upgrade would hand to the WebSocket frame decoder: a crash.
       // Such a request is served as plain HTTP, as the parser already treats it.
-      guard !shuttingDown, !hasBody, !admin, head.headers.connectionNames("upgrade") else {
+      // A head with two `Host` fields is not upgraded either: passed on, it gets its 400.
+      guard !shuttingDown, !hasBody, !admin, head.headers.connectionNames("upgrade"), head.headers["host"].count <= 1
+      else {
         return eventLoop.makeSucceededFuture(nil)
       }
       if let refusal = webSocketOriginRefusal(head, port: channel.localAddress?.port) {

@@ -38,6 +38,13 @@
                 == "The request has 2 Host header fields; HTTP/1.1 allows exactly one (RFC 9112 §3.2). Send a single Host field, such as Host: 127.0.0.1:\(server.port).\n"
             )
           }
+          // An upgrade to a WebSocket stub too.
+          backend.stub(.get("/feed"), .webSocket(onConnect: [.send(.text("hi"))], on: []))
+          let (upgrade, _) = try await exchange(
+            server.port,
+            "GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+          #expect(upgrade.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
           #expect(backend.journal.isEmpty)
           let (head, body) = try await exchange(
             server.port, "GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
