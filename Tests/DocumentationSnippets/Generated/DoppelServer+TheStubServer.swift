@@ -64,9 +64,9 @@ func snippet_DoppelServer_TheStubServer_L198() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:329
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:330
 #if Server
-func snippet_DoppelServer_TheStubServer_L329() async throws {
+func snippet_DoppelServer_TheStubServer_L330() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L329() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:376
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:377
 #if Server
-func snippet_DoppelServer_TheStubServer_L376() async throws {
+func snippet_DoppelServer_TheStubServer_L377() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L376() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:400
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:401
 #if Server
-func snippet_DoppelServer_TheStubServer_L400() async throws {
+func snippet_DoppelServer_TheStubServer_L401() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -111,10 +111,10 @@ func snippet_DoppelServer_TheStubServer_L400() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:638
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:639
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L638() async throws {
+func snippet_DoppelServer_TheStubServer_L639() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])

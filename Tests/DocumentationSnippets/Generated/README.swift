@@ -106,9 +106,9 @@ func snippet_README_L391() async throws {
   _ = remote
 }
 
-// README.md:455
+// README.md:456
 #if GraphQL
-func snippet_README_L455() async throws {
+func snippet_README_L456() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
