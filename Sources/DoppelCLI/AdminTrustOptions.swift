@@ -116,6 +116,17 @@
         "warning: --admin-token puts the token in the command line, which ps shows to every user of this computer; use --admin-token-file <path> or the \(Self.tokenVariable) environment variable instead."
     }
 
+    /// The warning printed when other users may read the `--admin-token-file`, which makes the
+    /// token as visible as the command line; `nil` otherwise.
+    var tokenFileWarning: String? {
+      guard let tokenFile,
+        let mode = (try? FileManager.default.attributesOfItem(atPath: tokenFile))?[.posixPermissions] as? Int,
+        mode & 0o077 != 0
+      else { return nil }
+      return
+        "warning: --admin-token-file \(tokenFile) can be read by other users of this computer (mode \(String(mode & 0o777, radix: 8))); make it yours alone with chmod 600 \(tokenFile)."
+    }
+
     /// Sets up `admin` as the options say; returns the token to print when one was generated.
     func apply(to admin: inout StubServer.AdminAPI) throws -> String? {
       admin.allowedHosts = allowedHosts
@@ -123,9 +134,10 @@
       admin.fixtureDirectory = files.map { URL(fileURLWithPath: $0).standardizedFileURL }
       admin.onRefusal = { Console.out($0) }
       if let warning = commandLineWarning { Console.error(warning) }
-      guard let token = try resolvedToken() else { return nil }
+      if let warning = tokenFileWarning { Console.error(warning) }
+      // Only the option makes one: a file or the environment holding "generate" is that token.
       guard token == "generate" else {
-        admin.token = token
+        admin.token = try resolvedToken()
         return nil
       }
       var generator = SystemRandomNumberGenerator()

@@ -46,8 +46,16 @@
 
     @Test func theAdminTokenComesFromAFileOrTheEnvironmentWithoutAWarning() async throws {
       let file = try temporaryDirectory(holding: ["token": "fr0m-a-file\n"]).appendingPathComponent("token")
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
       let fromFile = try await serve(["--admin-token-file", file.path], token: "fr0m-a-file")
       #expect(!fromFile.contains { $0.contains("warning") })
+      // A file other users can read works, with a warning.
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+      let readable = try await serve(["--admin-token-file", file.path], token: "fr0m-a-file")
+      #expect(
+        readable.contains(
+          "warning: --admin-token-file \(file.path) can be read by other users of this computer (mode 644); make it yours alone with chmod 600 \(file.path)."
+        ))
       let fromEnvironment = try await serve(
         [], environment: ["DOPPEL_ADMIN_TOKEN": "fr0m-the-env"], token: "fr0m-the-env")
       #expect(!fromEnvironment.contains { $0.contains("warning") })
