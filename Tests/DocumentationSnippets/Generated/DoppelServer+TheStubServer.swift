@@ -111,10 +111,10 @@ func snippet_DoppelServer_TheStubServer_L401() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:640
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:641
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L640() async throws {
+func snippet_DoppelServer_TheStubServer_L641() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])
