@@ -40,33 +40,17 @@ failures = []
 check = make_check(failures, 400)
 
 
-# --- The stub server ------------------------------------------------------------------------
-with open(os.path.join(work, "page.html"), "w") as f:
-    f.write("<!doctype html><title>served by doppel</title><p>a page on the stub server's port")
-with open(os.path.join(work, "doppel.json"), "w") as f:
-    json.dump(
-        {
-            "stubs": [
-                {"request": "GET /hello", "response": {"json": {"hello": "world"}}},
-                {
-                    "request": "GET /page.html",
-                    "response": {"file": "page.html", "headers": {"Content-Type": "text/html"}},
-                },
-            ],
-            "scenarios": {
-                "empty": {"stubs": [{"request": "GET /hello", "response": {"json": {}}}]}
-            },
-        },
-        f,
-    )
+PRIVATE = "private-service-password-8812"
 
 
 # The friendly and the evil sites: one server, told apart by the Host header.
 class Sites(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        body = b"<!doctype html><title>a web site</title>"
+        # /secret stands for a private service only this computer reaches, behind a proxying stub.
+        secret = self.path.endswith("/secret")
+        body = PRIVATE.encode() if secret else b"<!doctype html><title>a web site</title>"
         self.send_response(200)
-        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Type", "text/plain" if secret else "text/html")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -80,6 +64,61 @@ threading.Thread(target=sites.serve_forever, daemon=True).start()
 P = sites.server_address[1]
 EVIL = f"http://evil.example:{P}"
 FRIEND = f"http://friend.example:{P}"
+
+# --- The stub server ------------------------------------------------------------------------
+with open(os.path.join(work, "page.html"), "w") as f:
+    f.write("<!doctype html><title>served by doppel</title><p>a page on the stub server's port")
+# A page a stub serves, with a script that tries the admin API from the stub server's own origin
+# (issue 44, point 4): it writes what it could do into #result.
+with open(os.path.join(work, "evil.html"), "w") as f:
+    f.write(
+        """<!doctype html><title>a stub's page</title><pre id="result"></pre><script>
+(async () => {
+  const out = {origin: self.origin};
+  const stub = JSON.stringify({request: "GET /pwned", response: {text: "pwned"}});
+  try {
+    const r = await fetch("/__doppel/requests");
+    out.read = {status: r.status, text: await r.text()};
+  } catch (e) { out.read = {error: String(e)}; }
+  try {
+    const r = await fetch("/__doppel/stubs", {method: "POST", headers: {"Content-Type": "application/json"}, body: stub});
+    out.post = {status: r.status, text: await r.text()};
+  } catch (e) { out.post = {error: String(e)}; }
+  try {
+    await fetch("/__doppel/stubs", {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body: stub});
+    out.simplePost = "sent";
+  } catch (e) { out.simplePost = String(e); }
+  let opened = null;
+  try { opened = window.open("/__doppel/"); } catch (e) { out.openError = String(e); }
+  out.opened = opened !== null;
+  try { out.storage = typeof localStorage.length; } catch (e) { out.storage = "blocked"; }
+  document.getElementById("result").textContent = JSON.stringify(out);
+})();
+</script>"""
+    )
+with open(os.path.join(work, "doppel.json"), "w") as f:
+    json.dump(
+        {
+            "stubs": [
+                {"request": "GET /hello", "response": {"json": {"hello": "world"}}},
+                {
+                    "request": "GET /page.html",
+                    "response": {"file": "page.html", "headers": {"Content-Type": "text/html"}},
+                },
+                {
+                    "request": "GET /evil.html",
+                    "response": {"file": "evil.html", "headers": {"Content-Type": "text/html"}},
+                },
+                {"request": "GET /private/secret", "response": {"proxy": f"http://127.0.0.1:{P}"}},
+                {"request": "GET /ws", "response": {"websocket": {"onConnect": [{"send": "hello"}]}}},
+            ],
+            "scenarios": {
+                "empty": {"stubs": [{"request": "GET /hello", "response": {"json": {}}}]}
+            },
+        },
+        f,
+    )
+
 
 served = Served(DOPPEL, [work, "--port", "0", "--no-watch", "--cors", FRIEND], work, WAIT)
 server, base, server_output, D = served.process, served.base, served.output, served.port
@@ -179,12 +218,15 @@ try:
     status, text = script_request("GET", "/hello")
     check("the scenario is unchanged", status == 200 and '"hello"' in text, (status, text))
 
-    # 4. DNS rebinding: a page same-origin with the stub server, under a foreign name.
+    # 4. DNS rebinding: a page same-origin with the stub server, under a foreign name. The
+    # attacker's own page would not carry the sandbox a stub's page does (section 6), so the
+    # browser is told to ignore Content-Security-Policy here: only the Host check stands.
+    driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": True})
     driver.get(f"http://rebind.example:{D}/page.html")
     check("the rebound page loaded from the stub server", "served by doppel" in driver.title, driver.title)
     seen = page_fetch("/__doppel/requests")
     check("a rebound page gets 403 for the journal", seen.get("status") == 403, seen)
-    check("the journal's credential does not reach the rebound page", SECRET not in seen.get("text", ""))
+    check("the journal's credential does not reach the rebound page", SECRET not in json.dumps(seen))
     check(
         "the 403 says why and how to allow a host",
         "Host is a loopback name or address" in seen.get("text", "")
@@ -198,6 +240,18 @@ try:
     check("a rebound page cannot switch the scenario", seen.get("status") == 403, seen)
     seen = page_fetch("/__doppel/stubs", {"method": "DELETE"})
     check("a rebound page cannot delete the stubs", seen.get("status") == 403, seen)
+    # Through a proxying stub, the rebound page would read a service only this computer reaches.
+    seen = page_fetch("/private/secret")
+    check("a rebound page gets 403 from a proxying stub", seen.get("status") == 403, seen)
+    check("the private service's answer does not reach the rebound page", PRIVATE not in json.dumps(seen), seen)
+    check(
+        "the proxy's 403 says how to allow the name",
+        "--allow-host rebind.example" in seen.get("text", ""),
+        seen,
+    )
+    status, text = script_request("GET", "/private/secret")
+    check("a script on loopback is proxied", status == 200 and text == PRIVATE, (status, text))
+    driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": False})
     check("the stubs are all there", stub_count() == stubs_before, stub_count())
 
     # 5. Web apps in development are clients too: stub answers reach the origin the user listed.
@@ -212,7 +266,71 @@ try:
     seen = page_fetch(base + "/hello")
     check("a page from another origin cannot read it", "error" in seen, seen)
 
-    # 6. The server stayed up and serves scripts throughout.
+    # 5b. WebSockets have no CORS in browsers: the server refuses an upgrade from another origin
+    # unless --cors lists it.
+    def open_socket():
+        return driver.execute_async_script(
+            """
+            const [url, done] = arguments;
+            const socket = new WebSocket(url);
+            const timer = setTimeout(() => done({timedOut: true}), 10000);
+            socket.onmessage = (event) => { clearTimeout(timer); socket.close(); done({message: event.data}); };
+            socket.onerror = () => { clearTimeout(timer); done({error: true}); };
+            """,
+            f"ws://127.0.0.1:{D}/ws",
+        )
+
+    seen = open_socket()
+    check("a page from another origin cannot open a WebSocket stub", seen.get("error") is True, seen)
+    check(
+        "the refused upgrade is printed",
+        "GET /ws → 403, refused: a WebSocket upgrade from another origin" in server_output(),
+        server_output()[-600:],
+    )
+    driver.get(FRIEND + "/")
+    seen = open_socket()
+    check("a page from a --cors origin talks to the WebSocket stub", seen.get("message") == "hello", seen)
+
+    # 6. A page a stub serves, from the stub server's own origin (127.0.0.1:D): sandboxed by the
+    # Content-Security-Policy of every stub answer, it runs in an opaque origin, so the admin API
+    # refuses what it sends (Origin: null) and it cannot open the dashboard in a window.
+    stubs_before = stub_count()
+    driver.get(base + "/evil.html")
+    result = driver.execute_async_script(
+        """
+        const done = arguments[0];
+        const started = Date.now();
+        (function poll() {
+          const text = document.getElementById("result").textContent;
+          if (text) return done(JSON.parse(text));
+          if (Date.now() - started > 10000) return done({timedOut: true});
+          setTimeout(poll, 50);
+        })();
+        """
+    )
+    check("the stub's page ran its script", "timedOut" not in result, result)
+    check("the stub's page runs in an opaque origin", result.get("origin") == "null", result)
+    check("the stub's page cannot read the journal", "error" in result.get("read", {}), result)
+    check(
+        "the journal's credential does not reach the stub's page",
+        SECRET not in json.dumps(result),
+    )
+    check("the stub's page cannot POST a stub", "error" in result.get("post", {}), result)
+    check("the stub's page added no stub", stub_count() == stubs_before, stub_count())
+    status, _ = script_request("GET", "/pwned")
+    check("the stub's page's stub does not answer", status == 404, status)
+    check("the stub's page cannot open the dashboard in a window", result.get("opened") is False, result)
+    check("no window was opened", len(driver.window_handles) == 1, driver.window_handles)
+    check(
+        "the admin API refused the page's simple POST as Origin: null",
+        "Refused POST /__doppel/stubs (403): the admin API refuses requests from web pages, and this one carries Origin: null"
+        in server_output(),
+        server_output()[-600:],
+    )
+    seen = page_fetch("/__doppel/state")
+    check("a script run in the stub's page cannot read the admin API either", "error" in seen, seen)
+
+    # 7. The server stayed up and serves scripts throughout.
     status, _ = script_request("GET", "/hello")
     check("the stub server still answers", status == 200 and server.poll() is None, status)
 finally:

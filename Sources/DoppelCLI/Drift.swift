@@ -31,7 +31,8 @@
           $.data[*].updatedAt   that place ([*] is every element of an array)
           updatedAt             a field of that name anywhere
         Secrets (Authorization, cookies, secret-looking JSON keys and query items)
-        are redacted in everything printed.
+        are redacted in everything printed. Put credentials in a --header-file
+        (one 'Name: value' a line): ps shows --header to every user.
 
         Exit status: 0 when nothing drifted, 1 when an entry drifted, 2 when a
         file cannot be read or an entry could not be sent (and nothing drifted),
@@ -67,6 +68,13 @@
         "Send this header field with every request, replacing the recorded one (repeatable); never printed.",
         valueName: "name: value"))
     var headers: [String] = []
+
+    @Option(
+      name: .customLong("header-file"),
+      help: ArgumentHelp(
+        "Send the header fields in this file, one 'Name: value' a line, with every request: secrets kept out of the command line that ps shows (repeatable).",
+        valueName: "path"))
+    var headerFiles: [String] = []
 
     @Option(
       name: .customLong("compare-header"),
@@ -109,6 +117,7 @@
         throw ValidationError("--concurrency takes 1 to 64 requests; \(concurrency) is not.")
       }
       for header in headers { _ = try Self.header(header) }
+      _ = try fileHeaders()
       for path in ignored {
         do {
           _ = try DriftJSONPath(parsing: path)
@@ -139,10 +148,51 @@
         name: parts[0].trimmingCharacters(in: .whitespaces), value: parts[1].trimmingCharacters(in: .whitespaces))
     }
 
+    /// The header fields of the `--header-file` files, in order: one `Name: value` a line; blank
+    /// lines and lines starting with `#` are skipped.
+    ///
+    /// - Throws: `ValidationError` naming the file and the line (never its value, which may be a
+    ///   secret).
+    func fileHeaders() throws -> [HTTPHeaders.Field] {
+      var fields: [HTTPHeaders.Field] = []
+      for path in headerFiles {
+        let text: String
+        do {
+          text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+          throw ValidationError(
+            "--header-file \(path) cannot be read (\(error.localizedDescription)); write one 'Name: value' header field a line into it."
+          )
+        }
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+          let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+          guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+          do {
+            fields.append(try Self.header(trimmed))
+          } catch {
+            let name = trimmed.prefix { $0 != " " && $0 != ":" }.prefix(40)
+            throw ValidationError(
+              "--header-file \(path):\(number + 1): \(name)… is not a header field; write it as 'Name: value'.")
+          }
+        }
+      }
+      return fields
+    }
+
+    /// The warnings for `--header` fields that hold secrets (those recording would redact): the
+    /// command line is shown by `ps` to every user of the computer.
+    func commandLineWarnings() -> [String] {
+      headers.compactMap { try? Self.header($0) }.filter { Redaction.default.redacts(header: $0.name, value: $0.value) }
+        .map {
+          "warning: --header \($0.name) puts a secret in the command line, which ps shows to every user of this computer; put it in a file and pass --header-file <path> instead."
+        }
+    }
+
     func run() async throws {
+      for warning in commandLineWarnings() { Console.error(warning) }
       let settings = Settings(
         base: try Serve.parseOrigin(against, option: "--against"),
-        headers: HTTPHeaders(try headers.map(Self.header)), comparedHeaders: comparedHeaders,
+        headers: HTTPHeaders(try headers.map(Self.header) + fileHeaders()), comparedHeaders: comparedHeaders,
         ignored: try ignored.map { try DriftJSONPath(parsing: $0) }, compareValues: compareValues,
         timeout: timeout, document: try document())
       var targets: [Target] = []

@@ -25,6 +25,10 @@
         file and keeps the other's entries. Serve it afterwards with
         `doppel serve FILE.har`.
 
+        Only requests whose Host is a loopback name or address, or an --allow-host
+        name, are forwarded: another gets a 403, so that a web page that made its
+        own name resolve to this computer cannot read the upstream through it.
+
         There is no admin API unless --admin is given: every request is recorded.
         With --admin, /__doppel/ answers as in `doppel serve` (loopback Host only,
         no foreign Origin, JSON bodies, the --admin-token when given).
@@ -84,11 +88,9 @@
       guard URL(fileURLWithPath: out).pathExtension.lowercased() == "har" else {
         throw ValidationError("--out \(out) should end in .har, the cassette format.")
       }
-      if !admin
-        && (trust.token != nil || !trust.allowedHosts.isEmpty || trust.files != nil || !trust.proxyHosts.isEmpty)
-      {
+      if !admin && (trust.givesToken || trust.files != nil || !trust.proxyHosts.isEmpty) {
         throw ValidationError(
-          "--allow-host, --admin-token, --admin-files and --admin-proxy set up the admin API, which doppel record serves only with --admin. Add --admin, or drop them."
+          "--admin-token, --admin-token-file, --admin-files and --admin-proxy set up the admin API, which doppel record serves only with --admin. Add --admin, or drop them."
         )
       }
     }
@@ -109,7 +111,7 @@
       configuration.admin.pathPrefix = admin ? "/__doppel/" : nil
       // The journal holds real traffic: the admin API shows it redacted as the cassette is.
       configuration.admin.journalRedaction = redaction
-      let generated = trust.apply(to: &configuration.admin)
+      let generated = try trust.apply(to: &configuration.admin)
       let server = try await StubServer.start(
         serving: backend, host: listen.host, port: listen.port, configuration: configuration)
       try recorder.save()

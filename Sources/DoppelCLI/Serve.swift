@@ -15,7 +15,7 @@
                      [--host <host>] [--allow-remote] [--origin <origin>]
                      [--unmatched-status <unmatched-status>]
                      [--cors <origin> ...] [--allow-host <name> ...]
-                     [--admin-token <token>] [--admin-files <dir>]
+                     [--admin-token-file <path>] [--admin-files <dir>]
                      [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
                      [--validate] [--[no-]watch] [--quiet]
         """,
@@ -52,9 +52,14 @@
 
         The admin API (under /__doppel/) answers only requests a web page cannot
         send: a loopback Host (or one given with --allow-host), no foreign Origin,
-        JSON bodies, and the token when --admin-token is given. Stubs added through
-        it name no file unless --admin-files gives a folder, and proxy only to
-        --admin-proxy hosts. Refused requests are printed.
+        JSON bodies, and the token when --admin-token-file (or DOPPEL_ADMIN_TOKEN,
+        or --admin-token, which ps shows to every user) gives one. Stubs added
+        through it name no file unless --admin-files gives a folder, and proxy
+        only to --admin-proxy hosts. Refused requests are printed. While it
+        shares the port, every other answer is sandboxed (Content-Security-Policy:
+        sandbox), so pages the stubs serve cannot reach it; --admin-port gives it
+        a port of its own. Proxying stubs forward only requests whose Host is
+        loopback or an --allow-host name.
 
         With --tls the server speaks HTTPS, with a certificate for localhost,
         127.0.0.1, ::1 and each --tls-name, signed by your local certificate
@@ -274,7 +279,7 @@
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
       configuration.corsOrigins = corsOrigins
-      let generated = trust.apply(to: &configuration.admin)
+      let generated = try trust.apply(to: &configuration.admin)
       #if TLS
         let authority = try https.apply(to: &configuration)
       #endif

@@ -4,13 +4,30 @@
 
   extension AdminController {
     /// The journal's query parameters.
-    static let requestFilters = ["method", "path", "header", "since"]
+    static let requestFilters = ["method", "path", "header", "since", "limit"]
+
+    /// The most entries one answer of `GET requests` holds, unless `limit` asks for fewer: 1,000.
+    static let requestPageLimit = 1_000
+
+    /// About the most bytes of requests (URLs, headers and bodies) one answer of `GET requests`
+    /// holds: 8 MiB. The entry that passes it ends the page (an entry holds at most the journal's
+    /// per-body limit and a request head), so a page stays near this size whatever the journal
+    /// holds, and a client reads the rest with `since` set to the answer's `next`.
+    static let requestPageBytes = 8 * 1024 * 1024
+
+    /// The most journal entries one answer of `GET requests` looks at: 100,000. A filter that
+    /// matches few of them ends the page there, with `more` and `next` to read on.
+    static let requestPageScan = 100_000
+
+    /// How many entries are copied out of the journal at a time while a page is read.
+    static let requestWindow = 4_096
 
     /// `GET requests?method=POST&path=/users/{id}&header=Accept:application/json&since=12`.
     func requests(_ query: [URLQueryItem], _ backend: Backend) throws -> Answer {
       var filter: Matcher = .any
       var globFilter: String?
       var since = 0
+      var pageLimit = Self.requestPageLimit
       for item in query {
         let value = item.value ?? ""
         switch item.name {
@@ -39,6 +56,13 @@
             )
           }
           filter = filter && (parts.count > 1 ? .header(name, parts[1]) : .header(name))
+        case "limit":
+          guard let number = Int(value), (1...Self.requestPageLimit).contains(number) else {
+            throw DoppelError.server(
+              "query: limit: \"\(value)\" is not a page size. Pass 1 to \(Self.requestPageLimit) (entries in one answer; \(Self.requestPageLimit) by default)."
+            )
+          }
+          pageLimit = number
         case "since":
           guard let number = Int(value), number >= 0, number <= StubDefinition.largestCount else {
             throw DoppelError.server(
@@ -52,29 +76,52 @@
           )
         }
       }
-      let next = backend.journalAppended
-      let (entries, dropped) = backend.journal(since: since)
-      let first = next - entries.count
-      // One step budget for the filter's glob across every entry it scans: once it is spent, each
-      // further search answers at once.
-      let (items, ranOut) = SearchBudget.measure { () -> [JSONValue] in
-        var items: [JSONValue] = []
-        for (offset, entry) in entries.enumerated() where filter.matches(entry.request) {
-          items.append(
-            Self.describe(
-              entry, index: first + offset, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction))
+      // One page: at most `pageLimit` entries, about `requestPageBytes`, and `requestPageScan`
+      // entries looked at, read from the journal a window at a time, so that neither a long
+      // journal nor a filter that matches little costs one request more than that.
+      var cursor = since
+      var dropped: Int?
+      var items: [JournalEntry] = []
+      var indices: [Int] = []
+      var bytes = 0
+      var scanned = 0
+      var more = false
+      var appended = 0
+      let (_, ranOut) = SearchBudget.measure {
+        reading: while true {
+          let window = backend.journal(since: cursor, maximum: Self.requestWindow)
+          if dropped == nil { dropped = window.dropped }
+          appended = window.appended
+          cursor = window.first
+          guard !window.entries.isEmpty else { break }
+          for entry in window.entries {
+            guard items.count < pageLimit, bytes < Self.requestPageBytes, scanned < Self.requestPageScan else {
+              more = true
+              break reading
+            }
+            scanned += 1
+            if filter.matches(entry.request) {
+              items.append(entry)
+              indices.append(cursor)
+              bytes += entry.journaledBytes
+            }
+            cursor += 1
+          }
         }
-        return items
       }
       if ranOut {
         throw DoppelError.server(
-          "query: path: the glob \"\(globFilter ?? "")\" spent the step budget of one request (\(SearchBudget.described)) scanning \(entries.count) journal entries. Narrow the filter: a glob with fewer * (each one multiplies the backtracking), or since=, method= or header= to scan fewer entries."
+          "query: path: the glob \"\(globFilter ?? "")\" spent the step budget of one request (\(SearchBudget.described)) scanning \(scanned) journal entries. Narrow the filter: a glob with fewer * (each one multiplies the backtracking), or since=, method= or header= to scan fewer entries."
         )
+      }
+      let described = zip(items, indices).map { entry, index in
+        Self.describe(entry, index: index, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction)
       }
       return Answer(
         status: 200,
         body: [
-          "requests": .array(items), "next": .number(Double(next)), "dropped": .number(Double(dropped)),
+          "requests": .array(described), "next": .number(Double(more ? cursor : appended)),
+          "dropped": .number(Double(dropped ?? 0)), "more": .bool(more),
           "journalLimit": backend.journalLimit.map { .number(Double($0)) } ?? .null,
         ])
     }

@@ -49,12 +49,20 @@
         )
       }
       for origin in head.origins where !allows(origin: origin, port: head.localPort) {
+        if origin.trimmingCharacters(in: .whitespaces) == "null" {
+          return (
+            403,
+            "the admin API refuses requests from web pages, and this one carries Origin: null: it comes from a sandboxed page (such as one a stub serves: the server sandboxes those so that they cannot reach the admin API), a file or a redirect. Drive the admin API from a test or a script (DoppelRemote, curl), which send no Origin."
+          )
+        }
         return (
           403,
           "the admin API refuses requests from web pages, and this one carries Origin: \(origin), which is not this server's own origin (\(scheme)://\(host)\(head.localPort.map { ":\($0)" } ?? "")). Drive the admin API from a test or a script (DoppelRemote, curl), which send no Origin; to let a browser app read the stubs, start doppel serve with --cors \(origin)."
         )
       }
-      for site in head.fetchSites {
+      // A fetch-metadata field is a list (RFC 8941): `same-origin, cross-site` is judged by its most
+      // hostile member, as are several fields.
+      for site in head.fetchSites.flatMap({ $0.split(separator: ",") }) {
         let value = site.trimmingCharacters(in: .whitespaces).lowercased()
         guard value == "cross-site" || value == "same-site" else { continue }
         return (
@@ -100,7 +108,7 @@
 
     /// Whether `origin` is one of this server's own: `http://<allowed host>:<port>`, or
     /// `https://…` when the server speaks TLS.
-    private func allows(origin: String, port: Int?) -> Bool {
+    func allows(origin: String, port: Int?) -> Bool {
       guard let components = URLComponents(string: origin), components.scheme?.lowercased() == scheme,
         components.path.isEmpty, components.query == nil, components.user == nil,
         let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first,

@@ -111,7 +111,7 @@
           try allow(method, ["GET", "DELETE"])
           if method == "DELETE" {
             backend.clearJournal()
-            return Answer(status: 200, body: ["requests": [], "next": 0, "dropped": 0])
+            return Answer(status: 200, body: ["requests": [], "next": 0, "dropped": 0, "more": false])
           }
           return try requests(query, backend)
         case ("requests.har", 1):

@@ -149,6 +149,8 @@
           for (const entry of answer.requests) list.prepend(entryRow(entry));
           while (list.children.length > maximumRows) list.lastElementChild.remove();
           next = answer.next;
+          // The server answers a page at a time: read on to the newest.
+          if (answer.more) return refreshJournal();
           byId("journal-empty").hidden = list.children.length > 0;
           const dropped = answer.dropped ? `, ${answer.dropped} dropped by the journal's limit` : "";
           byId("journal-count").textContent = `(${answer.next}${dropped})`;

@@ -17,6 +17,8 @@
     private let authorityBox = Locked("localhost")
     private let originCache = Locked<OriginCache?>(nil)
     let connections = ConnectionRegistry()
+    /// How many connections serve the admin API's event stream now (see ``maximumEventStreams``).
+    private let eventStreams = Locked(0)
     /// The admin API (see ``StubServer/AdminAPI``).
     let admin: AdminController
     /// `https` when the server speaks TLS, otherwise `http`.
@@ -43,6 +45,27 @@
     var localAuthority: String {
       get { authorityBox.withLock { $0 } }
       set { authorityBox.withLock { $0 = newValue } }
+    }
+
+    /// The most connections that may serve the admin API's event stream (`GET events`) at once:
+    /// a quarter of ``StubServer/Configuration/maximumConnections`` (256 of the default 1,024), at
+    /// least 1. A stream holds its connection for as long as the client keeps it, so without a
+    /// bound a local caller opening streams would hold every slot and no request would be served.
+    var maximumEventStreams: Int { max(1, configuration.maximumConnections / 4) }
+
+    /// Takes a place for an event stream: `false` when ``maximumEventStreams`` are open.
+    func takeEventStream() -> Bool {
+      let limit = maximumEventStreams
+      return eventStreams.withLock { count in
+        guard count < limit else { return false }
+        count += 1
+        return true
+      }
+    }
+
+    /// Gives back the place an event stream took.
+    func releaseEventStream() {
+      eventStreams.withLock { $0 = max(0, $0 - 1) }
     }
 
     var backend: Backend {

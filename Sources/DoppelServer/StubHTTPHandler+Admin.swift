@@ -48,8 +48,7 @@
       writeAdmin(answer, for: head, context: context)
     }
 
-    private func writeAdmin(_ answer: AdminController.Answer, for head: HTTPRequestHead, context: ChannelHandlerContext)
-    {
+    func writeAdmin(_ answer: AdminController.Answer, for head: HTTPRequestHead, context: ChannelHandlerContext) {
       keepAlive = head.isKeepAlive && !head.asksToSwitchProtocols
       headSent = false
       let encoder = JSONEncoder()

@@ -28,7 +28,23 @@
     /// limit as any other, nothing is written while the client does not read (the channel is not
     /// writable; `BackPressureHandler` closes the connection if that lasts), and it ends when the
     /// connection closes or the server shuts down.
+    ///
+    /// At most ``ServerCore/maximumEventStreams`` streams are open at once (a quarter of the
+    /// connection limit); one more gets a `503` saying so, so that the other connections stay
+    /// free for stubs and the admin API.
     func startAdminEvents(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+      guard core.takeEventStream() else {
+        let limit = core.maximumEventStreams
+        let answer = AdminController.Answer(
+          status: 503,
+          body: [
+            "error": .string(
+              "This server already serves \(limit) event \(limit == 1 ? "stream" : "streams") (GET \(core.admin.settings.pathPrefix ?? "/")events), the most it keeps open: a quarter of its \(core.configuration.maximumConnections) connections, so that the others stay free for requests. Close a dashboard tab or another stream, or raise --max-connections."
+            )
+          ], headers: [("Retry-After", "5")])
+        writeAdmin(answer, for: head, context: context)
+        return
+      }
       // Nothing can follow the stream on its connection: it closes when the stream ends.
       keepAlive = false
       headSent = false
@@ -36,10 +52,13 @@
       headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
       headers.add(name: "Cache-Control", value: "no-store")
       headers.add(name: "X-Content-Type-Options", value: "nosniff")
-      writeHead(200, headers, context: context)
       let summary = core.admin.changeSummary(core.backend)
-      writeAdminEvents("retry: 2000\n" + Self.changedEvent(summary), context: context)
+      // Set before anything is written: a write that fails closes the connection at once, and the
+      // place is given back when the feed is there to say it was taken.
       adminEvents = AdminEventFeed(lastSummary: summary, lastWrite: context.eventLoop.now)
+      writeHead(200, headers, context: context)
+      writeAdminEvents("retry: 2000\n" + Self.changedEvent(summary), context: context)
+      guard isActive else { return }
       let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
       let boundContext = context.loopBound
       pending = .repeated(
@@ -73,6 +92,7 @@
     func endAdminEvents(context: ChannelHandlerContext) {
       pending?.cancel()
       pending = nil
+      if adminEvents != nil { core.releaseEventStream() }
       adminEvents = nil
       end(context)
     }

@@ -36,7 +36,14 @@
       // not stop at this head (for it, no upgrade was asked) and may have parsed a request
       // pipelined behind it, which an upgrade would hand to the WebSocket frame decoder: a crash.
       // Such a request is served as plain HTTP, as the parser already treats it.
-      guard !shuttingDown, !hasBody, !admin, head.headers.connectionNames("upgrade") else {
+      // A head with two `Host` fields is not upgraded either: passed on, it gets its 400.
+      guard !shuttingDown, !hasBody, !admin, head.headers.connectionNames("upgrade"), head.headers["host"].count <= 1
+      else {
+        return eventLoop.makeSucceededFuture(nil)
+      }
+      if let refusal = webSocketOriginRefusal(head, port: channel.localAddress?.port) {
+        // Not upgraded: NIO passes the request on, and it is answered with the refusal.
+        upgradeRefusal = refusal
         return eventLoop.makeSucceededFuture(nil)
       }
       let backend = core.backend
@@ -59,6 +66,25 @@
         }
         return promise.futureResult
       }
+    }
+
+    /// Why a WebSocket upgrade is refused for its `Origin`, or `nil` when it may go ahead: no
+    /// `Origin` (a test, a script, an app), the server's own origin, or one that
+    /// ``StubServer/Configuration/corsOrigins`` lists (`*` for any).
+    ///
+    /// Browsers do not apply CORS to WebSockets: any page the developer has open could otherwise
+    /// talk to a WebSocket stub and fill the journal, so an upgrade from another origin must be
+    /// allowed as a page reading the stubs' HTTP answers is.
+    func webSocketOriginRefusal(_ head: HTTPRequestHead, port: Int?) -> String? {
+      let origins = head.headers["origin"]
+      guard !origins.isEmpty else { return nil }
+      if origins.count == 1, core.admin.allows(origin: origins[0], port: port) || allowedCORSOrigin(head) != nil {
+        return nil
+      }
+      let shown = String(
+        origins.joined(separator: ", ").filter { (0x20...0x7E).contains($0.asciiValue ?? 0) }.prefix(200))
+      return
+        "The WebSocket upgrade comes from a web page at \(shown), which is not this server's own origin, and browsers let any page open a WebSocket: it is refused. Start doppel serve with --cors \(shown) (StubServer.Configuration.corsOrigins) to let that page connect, as it lets it read the stubs' answers."
     }
 
     private func decide(

@@ -76,12 +76,43 @@
     /// Why the WebSocket upgrade resolved ahead was refused when its `101` head cannot be sent:
     /// answered with a `500` instead.
     var upgradeProblem: String?
+    /// Why a WebSocket upgrade was refused before it was resolved (a foreign `Origin`): answered
+    /// with a `403` when NIO passes the request on.
+    var upgradeRefusal: String?
     /// The request's `Origin` when ``StubServer/Configuration/corsOrigins`` lets it read the
     /// answer: the answer's head names it (see `StubHTTPHandler+CORS.swift`).
     var corsOrigin: String?
     /// The dashboard's event stream, while this connection serves it (see
     /// `StubHTTPHandler+AdminEvents.swift`).
     var adminEvents: AdminEventFeed?
+    /// Whether the answer being written is the admin API's or the dashboard's, which alone are not
+    /// sandboxed (see ``stubPageSandbox``).
+    var answeringAdmin = false
+
+    /// The `Content-Security-Policy` of every answer on a port that serves the admin API beside the
+    /// stubs, except the admin API's and the dashboard's own: what a stub, cassette, proxy or
+    /// document serves cannot reach the admin API, though it comes from the same host and port.
+    ///
+    /// Why it holds: a browser runs a document sent with `sandbox` and without `allow-same-origin`
+    /// in an opaque origin of its own, whatever its URL. Its `fetch` and form posts to
+    /// `/__doppel/…` are then cross-origin requests that carry `Origin: null` and
+    /// `Sec-Fetch-Site: cross-site`, which the admin API refuses (and it sends no CORS fields, so
+    /// no answer could be read anyway). Without `allow-popups` it cannot open the dashboard in a
+    /// window (`window.open` gives `null`, a `target=_blank` link or form does nothing); a frame it
+    /// makes inherits the sandbox, so a dashboard in a frame runs in an opaque origin too and is
+    /// refused in turn; navigating itself to the dashboard ends its own script. Two policies are
+    /// both enforced, so a stub's own `Content-Security-Policy` cannot lift this one. Scripts,
+    /// forms, dialogs and downloads stay allowed, so pages still work as pages; what they lose
+    /// is their origin (storage, cookies, same-origin reads). A user serving a web app that needs
+    /// those gives the admin API a port of its own (``StubServer/AdminAPI/port``, `--admin-port`)
+    /// or turns it off: the stubs' port then carries no admin API, and no sandbox.
+    static let stubPageSandbox = "sandbox allow-scripts allow-forms allow-modals allow-downloads"
+
+    /// Whether answers on this connection carry ``stubPageSandbox``: on the main port while the
+    /// admin API shares it.
+    var sandboxesStubPages: Bool {
+      listener == .main && core.admin.settings.pathPrefix != nil && core.admin.settings.port == nil
+    }
 
     /// How long a rejected connection keeps reading (and dropping) what the client still sends, so
     /// that the client sees the error response rather than a reset.
@@ -103,8 +134,18 @@
       case .head(let head):
         guard case .idle = state else { return }
         corsOrigin = nil
+        answeringAdmin = false
         timeouts.readBody()
         version = head.version
+        let hosts = head.headers["host"].count
+        if hosts > 1 {
+          // Which one counts is a guess that a proxy in front and this server could make apart.
+          reject(
+            400,
+            "The request has \(hosts) Host header fields; HTTP/1.1 allows exactly one (RFC 9112 §3.2). Send a single Host field, such as Host: 127.0.0.1:\(context.channel.localAddress?.port ?? 80).",
+            context: context)
+          return
+        }
         let limit = core.configuration.maximumBodySize
         if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit {
           reject(
@@ -152,6 +193,7 @@
         answerAdmin(head, body: body, context: context)
       case .main:
         if core.admin.settings.port == nil && core.admin.owns(head.uri) {
+          answeringAdmin = true
           return answerAdmin(head, body: body, context: context)
         }
         corsOrigin = allowedCORSOrigin(head)
@@ -213,6 +255,7 @@
       state = .closing
       pending?.cancel()
       pending = nil
+      if adminEvents != nil { core.releaseEventStream() }
       adminEvents = nil
       unsentBody = nil
       unsentFile = nil
@@ -229,6 +272,19 @@
       // waiting for the connection's timeout.
       keepAlive = head.isKeepAlive && !head.asksToSwitchProtocols
       headSent = false
+      if let refusal = upgradeRefusal {
+        upgradeRefusal = nil
+        if let report = core.configuration.onRequest,
+          let request = core.request(for: head, body: nil, backend: core.backend)
+        {
+          report(
+            ServedRequest(
+              request: request, target: head.uri, stub: nil, status: 403,
+              outcome: "refused: a WebSocket upgrade from another origin (--cors allows one)"))
+        }
+        respond(403, refusal, context: context)
+        return
+      }
       if let ahead = resolvedAhead {
         resolvedAhead = nil
         backend = ahead.backend
@@ -254,6 +310,14 @@
           context: context)
         return
       }
+      if let refusal = forwardingRefusal(head, request: request, backend: backend) {
+        core.configuration.onRequest?(
+          ServedRequest(
+            request: request, target: head.uri, stub: nil, status: 403,
+            outcome: "refused: forwarded only for a loopback Host or one --allow-host names"))
+        respond(403, refusal, context: context)
+        return
+      }
       generation += 1
       switch backend.frontDoorPlan(for: request) {
       case .now(let playback):
@@ -275,6 +339,27 @@
             }
           })
       }
+    }
+
+    /// Why a request that would reach an upstream (through `doppel record` or a proxying stub) is
+    /// refused, or `nil` when it may: its `Host` is not a loopback name or address, nor one the user
+    /// allowed (``StubServer/AdminAPI/allowedHosts``), as the admin API requires.
+    ///
+    /// A page whose own name an attacker made resolve to 127.0.0.1 (DNS rebinding) is the server's
+    /// origin to the browser, so it could read what the upstream answers (a service only this
+    /// computer reaches) and have it written into a cassette; its requests carry its name in
+    /// `Host`. A request in absolute form (`GET http://api.example.com/x`) is exempt: only a client
+    /// configured to use this server as its HTTP proxy sends one, never a page's `fetch`. Plain
+    /// stubs answer whatever the `Host`: they serve only what the user wrote, and devices and
+    /// emulators reach them by other names (`10.0.2.2`, a LAN name).
+    private func forwardingRefusal(_ head: HTTPRequestHead, request: Request, backend: Backend) -> String? {
+      guard head.uri.hasPrefix("/"), let value = head.headers.first(name: "host") else { return nil }
+      if let host = AdminController.hostName(value), core.admin.allows(host: host) { return nil }
+      guard backend.wouldForward(request) else { return nil }
+      let shown = String(
+        (AdminController.hostName(value) ?? value).filter { (0x21...0x7E).contains($0.asciiValue ?? 0) }.prefix(100))
+      return
+        "This request would be sent on to an upstream (doppel record, or a proxying stub), and this server forwards only requests whose Host is a loopback name or address (localhost, 127.0.0.1, [::1]) or one it allows; this one's is \(shown). A web page can make its own name resolve to this computer (DNS rebinding) and read the upstream's answers through it. Send the request to 127.0.0.1, or start doppel with --allow-host \(shown) (StubServer.AdminAPI.allowedHosts) to allow that name."
     }
 
     // MARK: Ending
@@ -307,6 +392,9 @@
     ) {
       var headers = headers
       if let corsOrigin { addCORS(corsOrigin, to: &headers) }
+      if !answeringAdmin && sandboxesStubPages {
+        headers.add(name: "Content-Security-Policy", value: Self.stubPageSandbox)
+      }
       if closes { keepAlive = false }
       if !keepAlive {
         headers.replaceOrAdd(name: "Connection", value: "close")

@@ -73,11 +73,17 @@
       /// and `[::1]`, with any port. Any other `Host`, such as a name a web page made resolve to
       /// 127.0.0.1 (DNS rebinding), gets a 403 unless it is listed here. Write names without a
       /// port (`devbox.local`, `192.168.1.5`, `[fe80::1]`).
+      ///
+      /// The same names decide which requests the server forwards to an upstream, through a
+      /// proxying stub or an unmatched policy of `.passthrough` (`doppel record`): one whose
+      /// `Host` is neither loopback nor listed here gets a 403, so a rebinding page cannot read
+      /// an upstream through the server. Plain stubs answer any `Host`.
       public var allowedHosts: [String] = []
 
       /// A token every admin request must send as `Authorization: Bearer <token>`, or `nil` (the
       /// default) for none. A request without it, or with another, gets a 401. The comparison takes
-      /// the same time wherever the tokens differ (`doppel serve --admin-token`).
+      /// the same time wherever the tokens differ (`doppel serve --admin-token-file PATH` or
+      /// `DOPPEL_ADMIN_TOKEN`, which keep it out of the command line that `ps` shows).
       public var token: String?
 
       /// The redaction the journal's requests go through before the admin API shows them

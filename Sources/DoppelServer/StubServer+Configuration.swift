@@ -84,7 +84,9 @@
       /// connections that hold a place without using it: idle ones, stalled uploads, clients that
       /// read nothing of an answer for ``idleTimeout`` (the server stops reading from a client that
       /// does not read, so its answers do not pile up in memory), and WebSocket conversations that
-      /// do not answer a ping. Must be at least 1.
+      /// do not answer a ping. At most a quarter of them (at least 1) may serve the admin API's
+      /// event stream (`GET events`) at once: one more gets a 503 that says so, so that streams
+      /// never take every place. Must be at least 1.
       public var maximumConnections = 1_024
 
       /// How long ``StubServer/shutdown()`` lets responses in progress finish before it closes
@@ -108,6 +110,10 @@
       /// preflight (`OPTIONS` with `Access-Control-Request-Method`) itself with `204`, allowing
       /// the method and headers asked for. The admin API never gets any of these: a page cannot
       /// drive it, whatever this says.
+      ///
+      /// Browsers apply no CORS to WebSockets, so the list decides WebSocket upgrades too: one
+      /// whose `Origin` is neither the server's own nor listed here gets a 403 that says to list
+      /// it. A request without `Origin` (a test, a script, an app) is not affected.
       public var corsOrigins: [String] = []
 
       #if TLS

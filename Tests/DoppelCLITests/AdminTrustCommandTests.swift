@@ -126,7 +126,7 @@
       #expect(misuse.status != 0)
       #expect(
         misuse.error.contains(
-          "--allow-host, --admin-token, --admin-files and --admin-proxy set up the admin API, which doppel record serves only with --admin. Add --admin, or drop them."
+          "--admin-token, --admin-token-file, --admin-files and --admin-proxy set up the admin API, which doppel record serves only with --admin. Add --admin, or drop them."
         ))
     }
 

@@ -332,7 +332,7 @@
         let typo = try await admin(server, "GET", "requests?methd=GET")
         #expect(
           error(typo)
-            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, since."#
+            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, since, limit."#
         )
         let negative = try await admin(server, "GET", "requests?since=-1")
         #expect(

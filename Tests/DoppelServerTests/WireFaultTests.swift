@@ -143,7 +143,7 @@
         try await withStubServer(backend) { server in
           let connection = try await RawConnection.connect(port: server.port)
           try await connection.send(
-            "GET /weather/paris?units=metric&x=%20 HTTP/1.1\r\nHost: doppel.test\r\nConnection: close, X-Hop\r\nX-Hop: 1\r\nKeep-Alive: timeout=5\r\nProxy-Authorization: Basic eA==\r\nX-Custom: kept\r\n\r\n"
+            "GET /weather/paris?units=metric&x=%20 HTTP/1.1\r\nHost: doppel.localhost\r\nConnection: close, X-Hop\r\nX-Hop: 1\r\nKeep-Alive: timeout=5\r\nProxy-Authorization: Basic eA==\r\nX-Custom: kept\r\n\r\n"
           )
           let (bytes, _) = try await connection.readUntilEnd()
           let text = String(decoding: bytes, as: UTF8.self)

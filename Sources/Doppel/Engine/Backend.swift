@@ -294,14 +294,17 @@ public final class Backend: Sendable {
   /// The most requests the journal keeps, or `nil` when it keeps every one (the default).
   public var journalLimit: Int? { locked.withLock { $0.journal.limit } }
 
-  /// The most bytes of request and response bodies the journal keeps, or `nil` (the default)
-  /// for no bound. Beyond it the oldest entries are dropped, as beyond ``journalLimit``, and
-  /// counted in ``droppedJournalEntries``; the newest entry is kept whatever its size. A count of
-  /// entries alone does not bound memory when bodies are large (30 uploads of 15 MiB); a
-  /// long-running backend sets both. `doppel serve` keeps 256 MiB of bodies.
+  /// The most bytes the journal keeps, or `nil` (the default) for no bound. Beyond it the oldest
+  /// entries are dropped, as beyond ``journalLimit``, and counted in ``droppedJournalEntries``;
+  /// the newest entry is kept whatever its size. A count of entries alone does not bound memory
+  /// when requests are large (30 uploads of 15 MiB, or thousands of 60 KiB headers); a
+  /// long-running backend sets both. `doppel serve` keeps 256 MiB (`--journal-mib`).
   ///
-  /// A body counts when the entry holds it on its own: the request's, and a response's built for
-  /// that request (an answer the stub reuses, or a file, is not held by the journal).
+  /// Every request's URL and header fields count, and its bodies when the entry holds them on
+  /// its own: the request's, and a response's built for that request (an answer the stub reuses,
+  /// or a file, is not held by the journal). The WebSocket events (``webSocketEvents``: each
+  /// message, at most 1 MiB from a client, and close reason) count too, and the oldest events
+  /// are dropped first when a frame passes the bound.
   public var journalByteLimit: Int? {
     get { locked.withLock { $0.journal.byteLimit } }
     set { locked.withLock { $0.journal.byteLimit = newValue.map { max($0, 0) } } }
@@ -352,6 +355,18 @@ public final class Backend: Sendable {
     locked.withLock { $0.journal.entries(since: start) }
   }
 
+  /// At most `maximum` of the journal's entries from number `start` on, with the number of the
+  /// first one returned, how many entries from `start` on the limit dropped, and
+  /// ``journalAppended``, read together: a window of a long journal, copied without the rest.
+  package func journal(
+    since start: Int, maximum: Int
+  ) -> (entries: [JournalEntry], first: Int, dropped: Int, appended: Int) {
+    locked.withLock { state in
+      let (entries, first, dropped) = state.journal.entries(since: start, maximum: maximum)
+      return (entries, first, dropped, state.journal.appended)
+    }
+  }
+
   /// The journal's entries from number `start` on, read together with the journal's generation
   /// (which changes each time the journal is cleared): when `generation` is not the current one,
   /// the journal was cleared since the caller last read it, and the entries are read from 0 of the
@@ -373,6 +388,7 @@ public final class Backend: Sendable {
     locked.withLock { state in
       _ = state.journal.removeAll()
       state.webSocketEvents.removeAll()
+      state.journal.bytesBeside = 0
     }
   }
 

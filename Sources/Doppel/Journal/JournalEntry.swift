@@ -125,6 +125,15 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     return total
   }
 
+  /// The bytes this entry counts against the journal's byte bound (``Backend/journalByteLimit``):
+  /// its bodies (``bodyBytes``), the request's URL and its header fields, each field with the 4
+  /// bytes that frame it on the wire (`: ` and a line break).
+  package var journaledBytes: Int {
+    var total = bodyBytes + request.url.absoluteString.utf8.count
+    for field in request.headers { total += field.name.utf8.count + field.value.utf8.count + 4 }
+    return total
+  }
+
   /// `GET https://… → 200 (BreedTests.swift:14)`.
   public var description: String {
     let outcome: String

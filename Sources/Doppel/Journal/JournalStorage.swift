@@ -1,7 +1,8 @@
 import Foundation
 
 /// The backend's journal: its entries in order, at most `limit` of them when a limit is set, and
-/// at most `byteLimit` bytes of bodies (but always the newest entry) when that is set.
+/// at most `byteLimit` bytes (bodies, URLs and header fields, with what is held beside the
+/// entries, but always the newest entry) when that is set.
 ///
 /// Entries are numbered from 0 since the journal was last cleared; a ``JournalSlot`` names an entry
 /// by that number, so it stays valid while older entries are dropped.
@@ -19,12 +20,16 @@ struct JournalStorage {
 
   /// The most entries kept, or `nil` for no limit.
   let limit: Int?
-  /// The most bytes of request and response bodies kept, or `nil` for no limit; the newest entry
-  /// is kept whatever its size.
+  /// The most bytes kept, or `nil` for no limit; the newest entry is kept whatever its size.
   var byteLimit: Int? {
     didSet { dropOverByteLimit() }
   }
-  /// The bytes of request and response bodies the kept entries hold (see ``JournalEntry/bodyBytes``).
+  /// The bytes held beside the entries that count against ``byteLimit`` too (the backend's
+  /// WebSocket events): entries are dropped while the two together pass it.
+  var bytesBeside = 0 {
+    didSet { dropOverByteLimit() }
+  }
+  /// The bytes the kept entries hold (see ``JournalEntry/journaledBytes``).
   private(set) var bytes = 0
   /// Every chunk is full but the last; `chunks[..<firstChunk]` were dropped and are empty, waiting
   /// for the list to be compacted.
@@ -68,7 +73,7 @@ struct JournalStorage {
       chunk.reserveCapacity(Self.chunkCapacity)
       chunks.append(chunk)
     }
-    bytes += entry.bodyBytes
+    bytes += entry.journaledBytes
     chunks[chunks.count - 1].append(entry)
     count += 1
     let slot = JournalSlot(index: appended - 1, generation: generation)
@@ -83,7 +88,7 @@ struct JournalStorage {
     let kept = slot.index - dropped
     guard kept >= 0, kept < count else { return }
     let (chunk, offset) = position(ofKept: kept)
-    bytes += entry.bodyBytes - chunks[chunk][offset].bodyBytes
+    bytes += entry.journaledBytes - chunks[chunk][offset].journaledBytes
     chunks[chunk][offset] = entry
     dropOverByteLimit()
   }
@@ -117,14 +122,24 @@ struct JournalStorage {
     return (firstChunk + index / Self.chunkCapacity, index % Self.chunkCapacity)
   }
 
-  /// The kept entries from number `first` (0 is the oldest kept) on.
-  private func entries(fromKept first: Int) -> [JournalEntry] {
-    guard first < count else { return [] }
+  /// At most `maximum` entries appended at or after number `start` that are still kept, with the
+  /// number of the first one returned and how many from `start` on were dropped.
+  func entries(since start: Int, maximum: Int) -> (entries: [JournalEntry], first: Int, dropped: Int) {
+    let first = max(start - dropped, 0)
+    return (entries(fromKept: first, maximum: maximum), dropped + first, max(dropped - start, 0))
+  }
+
+  /// The kept entries from number `first` (0 is the oldest kept) on, at most `maximum` of them.
+  private func entries(fromKept first: Int, maximum: Int = .max) -> [JournalEntry] {
+    guard first < count, maximum > 0 else { return [] }
     var result: [JournalEntry] = []
-    result.reserveCapacity(count - first)
+    var remaining = min(count - first, maximum)
+    result.reserveCapacity(remaining)
     var (chunk, offset) = position(ofKept: first)
-    while chunk < chunks.count {
-      result.append(contentsOf: chunks[chunk][offset...])
+    while chunk < chunks.count && remaining > 0 {
+      let end = min(chunks[chunk].count, offset + remaining)
+      result.append(contentsOf: chunks[chunk][offset..<end])
+      remaining -= end - offset
       chunk += 1
       offset = 0
     }
@@ -134,15 +149,15 @@ struct JournalStorage {
   /// What a dropped entry's place holds until its chunk goes: nothing of the request it was.
   private static let droppedEntry = JournalEntry(request: Request(url: URL(string: "about:blank")!))
 
-  /// Drops the oldest entries while the bodies kept pass ``byteLimit``, keeping the newest.
+  /// Drops the oldest entries while what is kept passes ``byteLimit``, keeping the newest.
   private mutating func dropOverByteLimit() {
     guard let byteLimit else { return }
-    while bytes > byteLimit && count > 1 { dropOldest() }
+    while bytes + bytesBeside > byteLimit && count > 1 { dropOldest() }
   }
 
   private mutating func dropOldest() {
     if let report = chunks[firstChunk][head].unmatchedReport { droppedUnmatchedReports.append(report) }
-    bytes -= chunks[firstChunk][head].bodyBytes
+    bytes -= chunks[firstChunk][head].journaledBytes
     // Let go of the entry now: a dropped entry's bodies must not stay alive until its chunk goes.
     chunks[firstChunk][head] = Self.droppedEntry
     head += 1

@@ -101,12 +101,46 @@ extension Backend {
   }
 
   /// Records what happened on a WebSocket connection.
+  ///
+  /// The events count against the journal's bounds with its requests: at most
+  /// ``journalLimit`` events, and their bytes (see ``WebSocketEvent/journaledBytes``) with the
+  /// requests' within ``journalByteLimit``. Past a bound the oldest events are dropped, keeping
+  /// the newest; should that one and the requests still pass the byte bound, the oldest requests
+  /// are dropped as when a request arrives.
   package func record(_ event: WebSocketEvent) {
-    locked.withLock { state in
+    let dropped = locked.withLock { state -> [WebSocketEvent] in
       state.webSocketEvents.append(event)
+      var bytes = state.journal.bytesBeside + event.journaledBytes
+      var drop = 0
       if let limit = state.journal.limit, state.webSocketEvents.count > limit {
-        state.webSocketEvents.removeFirst(state.webSocketEvents.count - limit)
+        drop = state.webSocketEvents.count - limit
       }
+      for index in 0..<drop { bytes -= state.webSocketEvents[index].journaledBytes }
+      if let byteLimit = state.journal.byteLimit {
+        while bytes + state.journal.bytes > byteLimit && drop < state.webSocketEvents.count - 1 {
+          bytes -= state.webSocketEvents[drop].journaledBytes
+          drop += 1
+        }
+      }
+      let removed = Array(state.webSocketEvents[..<drop])
+      state.webSocketEvents.removeFirst(drop)
+      state.journal.bytesBeside = bytes
+      return removed
     }
+    _ = dropped.count  // freed here, outside the lock
+  }
+}
+
+extension WebSocketEvent {
+  /// The bytes this event counts against the journal's byte bound (``Backend/journalByteLimit``):
+  /// its message's (or close reason's) bytes and its URL's, with 16 for the rest.
+  package var journaledBytes: Int {
+    let content: Int
+    switch kind {
+    case .message(let message): content = message.byteCount
+    case .close(_, let reason): content = reason.utf8.count
+    case .drop: content = 0
+    }
+    return content + url.absoluteString.utf8.count + 16
   }
 }

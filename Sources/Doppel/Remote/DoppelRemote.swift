@@ -186,10 +186,20 @@ public struct DoppelRemote: Sendable {
   /// The requests the server saw from entry number `since` on (0: all it keeps), oldest first,
   /// each with the stub that answered or the near-miss report, and the number to pass next time to
   /// see only newer ones.
+  ///
+  /// The server answers a page at a time (at most 1,000 entries or about 8 MiB): this reads
+  /// every page.
   public func journal(since: Int = 0) async throws -> (entries: [RemoteJournalEntry], next: Int) {
-    let answer = try await send("GET", "requests", query: [URLQueryItem(name: "since", value: String(since))])
-    let entries = try (answer["requests"]?.arrayValue ?? []).map(RemoteJournalEntry.init)
-    return (entries, answer["next"]?.intValue ?? 0)
+    var entries: [RemoteJournalEntry] = []
+    var next = since
+    while true {
+      let answer = try await send("GET", "requests", query: [URLQueryItem(name: "since", value: String(next))])
+      entries += try (answer["requests"]?.arrayValue ?? []).map(RemoteJournalEntry.init)
+      let following = answer["next"]?.intValue ?? 0
+      // A page that does not move forward (a server of another version) ends the reading.
+      guard answer["more"] == .bool(true), following > next else { return (entries, following) }
+      next = following
+    }
   }
 
   /// Every request the server's journal keeps as a HAR 1.2 cassette, secrets redacted by the

@@ -33,6 +33,14 @@ public struct WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
     return false
   }
 
+  /// How many bytes the message holds (UTF-8 for a text message), without copying them.
+  package var byteCount: Int {
+    switch kind {
+    case .text(let text): text.utf8.count
+    case .binary(let data): data.count
+    }
+  }
+
   /// The bytes of the message (UTF-8 for a text message).
   public var data: Data {
     switch kind {

@@ -95,8 +95,8 @@ struct Snippet_README_L267 {
   }
 }
 
-// README.md:390
-func snippet_README_L390() async throws {
+// README.md:391
+func snippet_README_L391() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
@@ -106,9 +106,9 @@ func snippet_README_L390() async throws {
   _ = remote
 }
 
-// README.md:428
+// README.md:456
 #if GraphQL
-func snippet_README_L428() async throws {
+func snippet_README_L456() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()

@@ -162,6 +162,25 @@ extension Backend {
     }
   }
 
+  /// Whether `request` would be sent on to the network: a proxying stub would answer it, or no
+  /// stub would and the unmatched policy passes it through. Only looks: no stub is claimed,
+  /// nothing is journaled, the state stays as it is (the stub server asks before it lets a
+  /// request whose `Host` is not loopback reach an upstream).
+  package func wouldForward(_ request: Request) -> Bool {
+    SearchBudget.measure { () -> Bool in
+      let found =
+        router.resolve(request, machine: machine, claiming: false)
+        ?? (request.method == .head
+          ? router.resolve(request.with(method: .get), machine: machine, claiming: false) : nil)
+      if let found {
+        if case .proxy = found.stub.responder.kind { return true }
+        return false
+      }
+      if case .passthrough = unmatchedPolicy.kind { return true }
+      return false
+    }.result
+  }
+
   /// Sleeps on the backend's clock; `false` when the task was cancelled.
   package func sleepOnClock(for duration: Duration) async -> Bool {
     await clockBox.sleep(for: duration)
