@@ -87,12 +87,12 @@
       configuration.admin.pathPrefix = effectiveAdminPrefix
       configuration.admin.port = adminPort
       let paths = inputs.paths
-      let (matching, replayingTimings) = (inputs.matching, inputs.replayingTimings)
+      let (matching, replayingTimings, strict) = (inputs.matching, inputs.replayingTimings, inputs.strict)
       configuration.admin.files = StubServer.StubFiles(
         scenarioNames: loaded.scenarioNames, scenario: inputs.scenario
       ) { scenario in
         let reloaded = try ServeInputs(
-          paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings
+          paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings, strict: strict
         ).load()
         Self.remember(reloaded)
         return reloaded.backend

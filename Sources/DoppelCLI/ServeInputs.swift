@@ -15,6 +15,9 @@
     var matching: Cassette.Matching = .methodAndURL
     /// Whether the `.har` inputs answer as slowly as they were recorded.
     var replayingTimings = false
+    /// Whether a document with a deviation that is otherwise served with a warning (a GraphQL
+    /// field defined twice) is refused (`--strict`).
+    var strict = false
 
     /// A loaded backend and a description of what it serves.
     struct Loaded {
@@ -47,7 +50,7 @@
           order.append(.cassette(cassettes.count - 1))
         } else if Self.isGraphQLSchema(url) {
           // Like a document, it answers only what no other input does.
-          try schemas.load(path)
+          try schemas.load(path, strict: strict)
         } else if Self.isOpenAPIDocument(url) {
           // Its stubs answer only what no other input's do, so it takes no place in the order.
           try documents.load(path)
