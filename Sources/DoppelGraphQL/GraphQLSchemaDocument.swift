@@ -174,15 +174,24 @@
       if text.hasPrefix("Syntax Error "), let close = text.range(of: ") ") {
         text = "syntax error: " + text[close.upperBound...]
       }
+      // GraphQLSwift writes a type it refuses as its syntax tree (`but got: NamedType(kind: …
+      // value: "Input"))`): its name is what a reader needs.
+      if let got = text.range(of: " but got: "), text[got.upperBound...].contains("(kind: "),
+        let value = text.range(of: "value: \"", options: .backwards),
+        let end = text[value.upperBound...].firstIndex(of: "\"")
+      {
+        text = String(text[..<got.upperBound] + text[value.upperBound..<end])
+      }
       var location = graphQL?.locations.first.map { (line: $0.line, column: $0.column) }
-      // GraphQL checks a schema's definitions without saying where: the definition it names.
+      // GraphQL checks a schema's definitions without saying where: the definition it names,
+      // else where the SDL first uses a name it quotes (an unknown type or directive).
       if location == nil, !introspection, let document {
         location = SchemaDeviations.place(named: text, in: document)
       }
-      if location == nil, !introspection, let sdl, text.hasPrefix("Unknown type \""),
-        let name = text.dropFirst("Unknown type \"".count).split(separator: "\"").first
-      {
-        location = Self.firstUse(of: String(name), in: sdl)
+      if location == nil, !introspection, let sdl {
+        let quoted = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+          .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        location = quoted.lazy.compactMap { Self.firstUse(of: $0, in: sdl) }.first
       }
       let fix = introspection ? "Check the introspection result." : "Fix the SDL there."
       self.init(

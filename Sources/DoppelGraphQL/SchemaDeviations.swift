@@ -108,6 +108,17 @@
       }
       for definition in document.definitions {
         if let directive = definition as? DirectiveDefinition { add("@" + directive.name.value, directive.name) }
+        switch definition {
+        case let extended as TypeExtensionDefinition: add(extended.definition.name.value, extended.definition.name)
+        case let extended as InterfaceExtensionDefinition:
+          add(extended.definition.name.value, extended.definition.name)
+        case let extended as UnionExtensionDefinition: add(extended.definition.name.value, extended.definition.name)
+        case let extended as EnumExtensionDefinition: add(extended.definition.name.value, extended.definition.name)
+        case let extended as InputObjectExtensionDefinition:
+          add(extended.definition.name.value, extended.definition.name)
+        case let extended as ScalarExtensionDefinition: add(extended.definition.name.value, extended.definition.name)
+        default: break
+        }
         guard let type = definition as? TypeDefinition else { continue }
         let name = type.name.value
         add(name, type.name)
@@ -125,8 +136,11 @@
       }
       let quoted = message.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
         .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      // Some messages quote nothing (`The type of Query.a must be Output Type`): their words.
+      let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "@") }
+        .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
       // The most specific name first: a field before its type.
-      for name in quoted.sorted(by: { $0.contains(".") && !$1.contains(".") }) {
+      for name in (quoted.isEmpty ? words : quoted).sorted(by: { $0.contains(".") && !$1.contains(".") }) {
         if let place = places[name] { return place }
       }
       return nil

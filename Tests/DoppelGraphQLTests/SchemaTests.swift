@@ -121,16 +121,33 @@
     }
 
     /// GraphQL's checks of a schema's definitions come without a position: the definition named
-    /// in the message gives it.
+    /// in the message gives it, else the first use of the name it quotes.
     @Test func errorsWithoutAPositionAreAtTheDefinitionTheyName() throws {
-      let sdl =
-        "type Query {\n  node: Node\n}\n\ninterface Node {\n  id: ID!\n}\n\ntype User implements Node {\n  name: String\n}\n"
-      do {
-        _ = try GraphQLSchemaDocument(sdl: sdl, name: "api.graphql")
-        Issue.record("no error")
-      } catch {
-        #expect(error.line != 1)
-        #expect(error.description.hasPrefix("api.graphql:"))
+      let cases: [(sdl: String, error: String)] = [
+        (
+          "type Query {\n  a: String\n}\n\nextend type Missing {\n  b: Int\n}\n",
+          #"api.graphql:5:13: the GraphQL schema is invalid: Cannot extend type "Missing" because it is not defined. Fix the SDL there."#
+        ),
+        (
+          "schema {\n  query: Nope\n}\n\ntype Query {\n  a: String\n}\n",
+          #"api.graphql:2:10: the GraphQL schema is invalid: Unknown type: "Nope". Fix the SDL there."#
+        ),
+        (
+          "type Query {\n  a: I\n}\n\ninput I {\n  x: Int\n}\n",
+          "api.graphql:2:3: the GraphQL schema is invalid: The type of Query.a must be Output Type but got: I. Fix the SDL there."
+        ),
+        (
+          "type Query {\n  a: String @nope\n}\n",
+          #"api.graphql:2:13: the GraphQL schema is invalid: Unknown directive "@nope". Fix the SDL there."#
+        ),
+      ]
+      for (sdl, expected) in cases {
+        do {
+          _ = try GraphQLSchemaDocument(sdl: sdl, name: "api.graphql")
+          Issue.record("no error for \(sdl)")
+        } catch {
+          #expect(error.description == expected)
+        }
       }
     }
   }
