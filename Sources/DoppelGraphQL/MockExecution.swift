@@ -54,7 +54,9 @@
       }
       if exhausted {
         let message =
-          "The mock answer would hold more than \(QueryLimits.answerValues) values, more than Doppel makes for one request: select fewer nested lists, or make lists shorter (GraphQLMocks(listLength:))."
+          introspectionSpent > QueryLimits.introspectionValues
+          ? "The introspection answer would hold more than \(QueryLimits.introspectionValues) values, more than Doppel gives for one request: select fewer nested fields under __schema and __type."
+          : "The mock answer would hold more than \(QueryLimits.answerValues) values, more than Doppel makes for one request: select fewer nested lists, or make lists shorter (GraphQLMocks(listLength:))."
         return .object([("data", .null), ("errors", .list([.object([("message", .value(.string(message)))])]))])
       }
       var members: [(key: String, value: OrderedJSON)] = [("data", data)]

@@ -13,8 +13,8 @@
     /// The most values (objects, lists, scalars) one mock answer holds.
     static let answerValues = 100_000
     /// The most values of the schema's introspection (`__schema`, `__type`) one answer holds:
-    /// GraphiQL's introspection query of a 1 MB schema gives about 400,000.
-    static let introspectionValues = 2_000_000
+    /// GraphiQL's introspection query of Saleor's 1 MB schema gives about 130,000.
+    static let introspectionValues = 400_000
     /// The most persisted queries (Apollo's APQ) one endpoint keeps; the oldest go first.
     package static let persistedQueries = 10_000
     /// The most bytes of persisted query text one endpoint keeps.
