@@ -7,7 +7,8 @@ graphql-core, an implementation Doppel does not share code with:
   field present, of its type, non-null where it must be, nothing extra, in order;
 - introspection answers what graphql-core's own introspection of the same SDL gives;
 - a connection's page is consistent: `first`/`last` nodes (up to the total), `hasNextPage` /
-  `hasPreviousPage` true exactly when there are more, `totalCount` at least the nodes;
+  `hasPreviousPage` true exactly when there are more, `totalCount` at least the nodes, and
+  `startCursor`/`endCursor` the first and last edge's cursors;
 - a request with a missing or mistyped variable gets `errors` and no `data`.
 
     python check.py <schema.graphql> <http://127.0.0.1:PORT/graphql>
@@ -232,6 +233,11 @@ def check(schema, url, name, query, variables, expect):
         total = page.get("totalCount")
         info = page.get("pageInfo") or {}
         arguments = "first" if "first:" in query or "$first" in query else "last"
+        cursors = [edge.get("cursor") for edge in page["edges"] if isinstance(edge, dict) and "cursor" in edge]
+        if cursors and "startCursor" in info and info["startCursor"] != cursors[0]:
+            problems.append(f"{path}: startCursor {info['startCursor']} is not the first edge's {cursors[0]}")
+        if cursors and "endCursor" in info and info["endCursor"] != cursors[-1]:
+            problems.append(f"{path}: endCursor {info['endCursor']} is not the last edge's {cursors[-1]}")
         if total is not None and count > total:
             problems.append(f"{path}: {count} edges but totalCount {total}")
         if total is not None and arguments == "first" and "hasNextPage" in info and info["hasNextPage"] != (total > count):

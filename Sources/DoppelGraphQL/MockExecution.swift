@@ -67,10 +67,28 @@
     /// One page of a connection (a field with a `first` or `last` argument): how many items, of
     /// how many in all, and whether pages come after and before it.
     private struct Page {
+      /// The index (from 0) of the page's first item among all.
+      var offset: Int
       var count: Int
       var total: Int
       var hasNext: Bool
       var hasPrevious: Bool
+
+      /// The cursor of the item at `index` among all: opaque to clients, as servers' are, and
+      /// read back from `after` and `before`.
+      static func cursor(_ index: Int) -> String { Data("cursor:\(index + 1)".utf8).base64EncodedString() }
+
+      /// The index a cursor of ``cursor(_:)`` names.
+      static func index(of cursor: JSONValue?) -> Int? {
+        guard case .string(let text)? = cursor, let data = Data(base64Encoded: text),
+          let decoded = String(data: data, encoding: .utf8), decoded.hasPrefix("cursor:"),
+          let number = Int(decoded.dropFirst("cursor:".count)), number >= 1
+        else { return nil }
+        return number - 1
+      }
+
+      var startCursor: JSONValue { count > 0 ? .string(Self.cursor(offset)) : .null }
+      var endCursor: JSONValue { count > 0 ? .string(Self.cursor(offset + count - 1)) : .null }
     }
 
     /// The page a field with `first` or `last` (its own, a variable's or the schema's default)
@@ -93,12 +111,16 @@
       if case .object(let members)? = given, case .number(let count)? = members["totalCount"], count.isFinite {
         total = Int(max(0, min(count, Double(Int32.max))))
       }
-      let count = min(size, total)
-      let after = arguments["after"].map { $0 != .null } ?? false
-      let before = arguments["before"].map { $0 != .null } ?? false
-      return first != nil
-        ? Page(count: count, total: total, hasNext: total > count, hasPrevious: after)
-        : Page(count: count, total: total, hasNext: before, hasPrevious: total > count)
+      if first != nil {
+        // After the item `after` names (a cursor of another server's: from the start).
+        let offset = min(Page.index(of: arguments["after"]).map { $0 + 1 } ?? 0, total)
+        let count = min(size, total - offset)
+        return Page(
+          offset: offset, count: count, total: total, hasNext: offset + count < total, hasPrevious: offset > 0)
+      }
+      let end = min(Page.index(of: arguments["before"]) ?? total, total)
+      let count = min(size, end)
+      return Page(offset: end - count, count: count, total: total, hasNext: end < total, hasPrevious: end > count)
     }
 
     private func object(
@@ -141,9 +163,15 @@
         var length: Int?
         if let page, given == nil {
           switch name {
-          case "edges", "nodes": length = page.count
+          case "edges":
+            given = .array((0..<page.count).map { ["cursor": .string(Page.cursor(page.offset + $0))] })
+          case "nodes": length = page.count
           case "totalCount": given = .number(Double(page.total))
-          case "pageInfo": given = ["hasNextPage": .bool(page.hasNext), "hasPreviousPage": .bool(page.hasPrevious)]
+          case "pageInfo":
+            given = [
+              "hasNextPage": .bool(page.hasNext), "hasPreviousPage": .bool(page.hasPrevious),
+              "startCursor": page.startCursor, "endCursor": page.endCursor,
+            ]
           default: break
           }
         }

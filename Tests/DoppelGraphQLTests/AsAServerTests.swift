@@ -198,5 +198,37 @@
         body
           == #"{"data":{"viewer":{"friends":{"totalCount":0,"edges":[],"pageInfo":{"hasNextPage":false}}}}}"#)
     }
+
+    /// `endCursor` fed back as `after` gives the next page, until there is none: every item once.
+    @Test func cursorsPageThroughAConnection() async throws {
+      let served = try Schemas.served()
+      var after: JSONValue = nil
+      var cursors: [String] = []
+      var total = 0
+      for _ in 0..<10 {
+        let (body, _) = try await served.backend.send(
+          "query P($after: String) { viewer { friends(first: 7, after: $after) { totalCount edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }",
+          operationName: "P", variables: ["after": after])
+        let page = try #require(at(try json(body), ["data", "viewer", "friends"]))
+        guard case .array(let edges)? = at(page, ["edges"]), case .number(let count)? = at(page, ["totalCount"]) else {
+          Issue.record("no page in \(body)")
+          return
+        }
+        total = Int(count)
+        let here = edges.compactMap { edge -> String? in
+          guard case .string(let cursor)? = at(edge, ["cursor"]) else { return nil }
+          return cursor
+        }
+        #expect(at(page, ["pageInfo", "hasPreviousPage"]) == .bool(!cursors.isEmpty))
+        #expect(at(page, ["pageInfo", "startCursor"]) == here.first.map { .string($0) } ?? nil)
+        #expect(at(page, ["pageInfo", "endCursor"]) == here.last.map { .string($0) } ?? nil)
+        cursors += here
+        guard at(page, ["pageInfo", "hasNextPage"]) == true else { break }
+        after = at(page, ["pageInfo", "endCursor"]) ?? nil
+      }
+      #expect(cursors.count == total)
+      #expect(Set(cursors).count == total)
+      #expect(served.messages == [])
+    }
   }
 #endif
