@@ -184,7 +184,8 @@
       if ServeInputs.isGraphQLSchema(url) {
         return refusal {
           var schemas = ServeInputs.GraphQLInputs()
-          try schemas.load(path)
+          // What `doppel serve` serves with a warning, lint reports.
+          try schemas.load(path, strict: true)
         }
       }
       let manifest: Manifest

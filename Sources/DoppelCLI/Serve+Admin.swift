@@ -87,15 +87,15 @@
       configuration.admin.pathPrefix = effectiveAdminPrefix
       configuration.admin.port = adminPort
       let paths = inputs.paths
-      let (matching, replayingTimings, documentOptions) = (
-        inputs.matching, inputs.replayingTimings, inputs.documentOptions
+      let (matching, replayingTimings, documentOptions, strict) = (
+        inputs.matching, inputs.replayingTimings, inputs.documentOptions, inputs.strict
       )
       configuration.admin.files = StubServer.StubFiles(
         scenarioNames: loaded.scenarioNames, scenario: inputs.scenario
       ) { scenario in
         let reloaded = try ServeInputs(
           paths: paths, scenario: scenario, matching: matching, replayingTimings: replayingTimings,
-          documentOptions: documentOptions
+          documentOptions: documentOptions, strict: strict
         ).load()
         Self.remember(reloaded)
         return reloaded.backend

@@ -17,7 +17,7 @@
                      [--cors <origin> ...] [--allow-host <name> ...]
                      [--admin-token-file <path>] [--admin-files <dir>]
                      [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
-                     [--validate] [--[no-]watch] [--quiet]
+                     [--validate <refuse|report>] [--strict] [--[no-]watch] [--quiet]
         """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
@@ -46,9 +46,12 @@
         in .json; needs the GraphQL trait) answers POST /graphql and
         GET /graphql?query=… on any host with made-up data, the same for the
         same request, and only requests no other input's stubs take. So does a
-        manifest's "graphql". Each GraphQL request the schema contradicts, and
+        manifest's "graphql". Introspection is answered from the schema, variables
+        are checked as the specification says, and first/last give that many
+        items (at most 100). Each GraphQL request the schema contradicts, and
         each answer of another stub there that does not fit the operation, is
-        printed as a line starting with "GraphQL:".
+        printed as a line starting with "GraphQL:". A schema with a definition
+        given twice is served with a warning at its line; --strict refuses it.
 
         The admin API (under /__doppel/) answers only requests a web page cannot
         send: a loopback Host (or one given with --allow-host), no foreign Origin,
@@ -118,6 +121,12 @@
     @Flag(name: .shortAndLong, help: "Print no line per request.")
     var quiet = false
 
+    @Flag(
+      help:
+        "Refuse documents with deviations that are otherwise served with a warning at their line (such as an OpenAPI operation written as a $ref, 3.0's exclusiveMinimum: true in 3.1, or a GraphQL field defined twice)."
+    )
+    var strict = false
+
     @Option(
       name: .customLong("validate"),
       help: ArgumentHelp(
@@ -143,12 +152,6 @@
       case conforming
       case asIs = "as-is"
     }
-
-    @Flag(
-      help:
-        "Refuse an OpenAPI document that deviates from the standard in a way Doppel otherwise reads with a warning (a $ref where the standard wants an object, 3.0's exclusiveMinimum: true in 3.1, …)."
-    )
-    var strict = false
 
     /// Whether `--validate` was given.
     var validatesAgainstDocuments: Bool { validation != nil }
@@ -250,8 +253,11 @@
         paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 },
         matching: cassettes.matching, replayingTimings: cassettes.replayTimings,
         documentOptions: ServeInputs.DocumentOptions(
-          answersInvalidRequests: validation == .report, examplesAsIs: examples == .asIs, strict: strict))
+          answersInvalidRequests: validation == .report, examplesAsIs: examples == .asIs), strict: strict)
       let loaded = try inputs.load()
+      #if GraphQL
+        for warning in loaded.graphQL.warnings { Console.error(warning) }
+      #endif
       var configuration = StubServer.Configuration()
       let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)
       #if OpenAPI

@@ -55,6 +55,8 @@
       #if GraphQL
         /// Each schema with its path as typed.
         var schemas: [(path: String, schema: GraphQLSchemaDocument)] = []
+        /// `schema.graphql:12:3: warning: …` for each deviation a schema is served despite.
+        var warnings: [String] = []
         /// The schemas of the manifests' `graphql` (each manifest's, for the scenario served),
         /// with their endpoints.
         var manifestSchemas: [(schema: GraphQLSchemaDocument, endpoint: Matcher)] = []
@@ -75,14 +77,17 @@
         #endif
       }
 
-      /// Reads the schema at `path`.
+      /// Reads the schema at `path`; with `strict`, a deviation it would be served despite (a
+      /// field defined twice) is an error, else a line of ``warnings``.
       ///
       /// - Throws: ``DoppelError`` naming the file as typed, the line, the column and the fix;
       ///   without the GraphQL trait, one that says how to build the tool with it.
-      mutating func load(_ path: String) throws {
+      mutating func load(_ path: String, strict: Bool = false) throws {
         #if GraphQL
           do {
-            schemas.append((path, try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: path))))
+            let schema = try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: path), strict: strict)
+            schemas.append((path, schema))
+            warnings += schema.warnings.map { "\(path):\($0.line):\($0.column): warning: \($0.message)" }
           } catch {
             throw DoppelError("\(path):\(error.line):\(error.column): \(error.message)")
           }

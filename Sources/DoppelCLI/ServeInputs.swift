@@ -25,9 +25,10 @@
       var answersInvalidRequests = false
       /// Whether examples that break their own schema are served as written (`--examples as-is`).
       var examplesAsIs = false
-      /// Whether a document with a deviation from the standard is refused (`--strict`).
-      var strict = false
     }
+    /// Whether a document with a deviation that is otherwise served with a warning (an OpenAPI
+    /// operation written as a `$ref`, a GraphQL field defined twice) is refused (`--strict`).
+    var strict = false
 
     /// A loaded backend and a description of what it serves.
     struct Loaded {
@@ -60,10 +61,10 @@
           order.append(.cassette(cassettes.count - 1))
         } else if Self.isGraphQLSchema(url) {
           // Like a document, it answers only what no other input does.
-          try schemas.load(path)
+          try schemas.load(path, strict: strict)
         } else if Self.isOpenAPIDocument(url) {
           // Its stubs answer only what no other input's do, so it takes no place in the order.
-          try documents.load(path, strict: documentOptions.strict)
+          try documents.load(path, strict: strict)
         } else {
           let manifest = try Manifest.load(contentsOf: url)
           if let refusal = Self.graphQLRefusals(manifest, check: false).first { throw DoppelError(refusal) }

@@ -65,7 +65,10 @@
       } catch {
         return .invalid(operation: graphQL.operation, [error as? GraphQLError ?? GraphQLError(message: "\(error)")])
       }
-      let errors = validate(schema: document.schema, ast: parsed)
+      if let problem = QueryLimits.firstProblem(in: parsed, schema: document.schema) {
+        return .invalid(operation: graphQL.operation, [problem])
+      }
+      let errors = validationErrors(parsed, text: text)
       guard errors.isEmpty else { return .invalid(operation: graphQL.operation, errors) }
       guard
         let context = OperationContext(
@@ -76,7 +79,35 @@
           ?? "Must provide operation name if query contains multiple operations."
         return .invalid(operation: graphQL.operation, [GraphQLError(message: message)])
       }
+      switch VariableCoercion(schema: document.schema).coerce(
+        context.operation.variableDefinitions, operation: context.operation.name?.value, given: graphQL.variables)
+      {
+      case .failure(let failure):
+        return .invalid(operation: graphQL.operation, failure.errors)
+      case .success(let values):
+        context.variables = values
+      }
       return .valid(context)
+    }
+
+    /// GraphQL's validation rules over `parsed`, in time linear in the query's length.
+    ///
+    /// GraphQL finds the line and column of each error from the start of the text, so a query
+    /// with thousands of errors would take time in proportion to their number times its length.
+    /// The rules run first over the document parsed without positions (errors cost nothing to
+    /// make); only when at most ``QueryLimits/errors`` are found do they run again with
+    /// positions. Beyond that, the first errors are listed without positions, and a last one says
+    /// that validation stopped, as GraphQL.js says it.
+    private func validationErrors(_ parsed: Document, text: String) -> [GraphQLError] {
+      guard let bare = try? parse(source: Source(body: text, name: "GraphQL request"), noLocation: true) else {
+        return validate(schema: document.schema, ast: parsed)
+      }
+      let quick = validate(schema: document.schema, ast: bare)
+      if quick.isEmpty { return [] }
+      if quick.count <= QueryLimits.errors { return validate(schema: document.schema, ast: parsed) }
+      return quick.prefix(QueryLimits.errors).map { GraphQLError(message: $0.message, locations: []) } + [
+        GraphQLError(message: "Too many validation errors, error limit reached. Validation aborted.", locations: [])
+      ]
     }
 
     /// The answer to `request`, as a GraphQL server over HTTP gives it. Errors of the request

@@ -18,15 +18,25 @@
     public let sdl: String
     /// Whether the file held an introspection result (its SDL lines are then not the file's).
     public let isIntrospection: Bool
+    /// What the schema gets wrong that it is served despite (a type, field, argument or enum
+    /// value defined twice: the later definition is left out), each at its line and column.
+    /// Reading the schema with `strict` refuses it instead.
+    public let warnings: [GraphQLSchemaError]
     let schema: GraphQLSchema
+    /// The schema's introspection, once an operation asked for it.
+    let introspectionCache = Locked<SchemaIntrospection?>(nil)
     /// The SDL line of each type (`User`) and field (`User.name`).
     let lines: [String: Int]
 
     /// Reads the schema at `url`: SDL, or an introspection result (`{"data": {"__schema": …}}` or
     /// `{"__schema": …}`) when the file starts with `{`.
     ///
+    /// - Parameters:
+    ///   - url: the schema's file.
+    ///   - strict: whether a deviation that is served with a warning otherwise (see
+    ///     ``warnings``) is an error.
     /// - Throws: ``GraphQLSchemaError`` naming the file, line and column of what is wrong.
-    public convenience init(contentsOf url: URL) throws(GraphQLSchemaError) {
+    public convenience init(contentsOf url: URL, strict: Bool = false) throws(GraphQLSchemaError) {
       let name = url.lastPathComponent
       let data = try WholeFile.read(url) {
         GraphQLSchemaError(
@@ -35,13 +45,13 @@
       let bytes = [UInt8](data)
       if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{") {
         let sdl = try IntrospectionReader(bytes: bytes, file: name).sdl()
-        try self.init(sdl: sdl, name: name, introspection: true)
+        try self.init(sdl: sdl, name: name, introspection: true, strict: strict)
       } else {
         guard let text = String(data: data, encoding: .utf8) else {
           throw GraphQLSchemaError(
             file: name, line: 1, column: 1, "the GraphQL schema is not UTF-8 text. Save it as UTF-8.")
         }
-        try self.init(sdl: text, name: name, introspection: false)
+        try self.init(sdl: text, name: name, introspection: false, strict: strict)
       }
     }
 
@@ -50,25 +60,45 @@
     /// - Parameters:
     ///   - sdl: the schema in GraphQL's schema definition language.
     ///   - name: the name messages show for it.
+    ///   - strict: whether a deviation that is served with a warning otherwise (see
+    ///     ``warnings``) is an error.
     /// - Throws: ``GraphQLSchemaError`` naming the line and column of what is wrong.
-    public convenience init(sdl: String, name: String = "schema.graphql") throws(GraphQLSchemaError) {
-      try self.init(sdl: sdl, name: name, introspection: false)
+    public convenience init(sdl: String, name: String = "schema.graphql", strict: Bool = false)
+      throws(GraphQLSchemaError)
+    {
+      try self.init(sdl: sdl, name: name, introspection: false, strict: strict)
     }
 
-    private init(sdl: String, name: String, introspection: Bool) throws(GraphQLSchemaError) {
+    private init(sdl: String, name: String, introspection: Bool, strict: Bool) throws(GraphQLSchemaError) {
       self.name = name
       self.sdl = sdl
       self.isIntrospection = introspection
-      let source = Source(body: sdl, name: name)
-      let document: Document
+      var document: Document
       do {
-        document = try parse(source: source)
-        schema = try buildASTSchema(documentAST: document)
+        document = try parse(source: Source(body: sdl, name: name))
       } catch {
         throw GraphQLSchemaError(name, introspection: introspection, error, sdl: sdl)
       }
+      let deviations = SchemaDeviations(sdl: sdl, document: document)
+      let fix = introspection ? "Check the introspection result." : "Fix the SDL there."
+      warnings = deviations.warnings.map {
+        GraphQLSchemaError(file: name, line: $0.line, column: $0.column, $0.message)
+      }
+      if strict, let first = deviations.warnings.first {
+        throw GraphQLSchemaError(
+          file: name, line: first.line, column: first.column,
+          first.message.replacingOccurrences(of: "; this definition is left out.", with: ".") + " " + fix)
+      }
+      do {
+        if !deviations.warnings.isEmpty { document = try parse(source: Source(body: deviations.sdl, name: name)) }
+        schema = try buildASTSchema(documentAST: document)
+      } catch {
+        throw GraphQLSchemaError(name, introspection: introspection, error, sdl: sdl, document: document)
+      }
       let problems = validateSchema(schema: schema)
-      if let first = problems.first { throw GraphQLSchemaError(name, introspection: introspection, first) }
+      if let first = problems.first {
+        throw GraphQLSchemaError(name, introspection: introspection, first, sdl: sdl, document: document)
+      }
       lines = Self.lines(of: document)
     }
 
@@ -136,7 +166,7 @@
     /// The error GraphQL reported while parsing or building the schema, at its first location.
     /// GraphQL gives an unknown type no location; for SDL, it is placed where the name is first
     /// used.
-    init(_ file: String, introspection: Bool, _ error: any Error, sdl: String? = nil) {
+    init(_ file: String, introspection: Bool, _ error: any Error, sdl: String? = nil, document: Document? = nil) {
       let graphQL = error as? GraphQLError
       var text = graphQL?.message ?? "\(error)"
       // A syntax error says `Syntax Error name (3:5) what`, then quotes the lines around it.
@@ -144,11 +174,24 @@
       if text.hasPrefix("Syntax Error "), let close = text.range(of: ") ") {
         text = "syntax error: " + text[close.upperBound...]
       }
-      var location = graphQL?.locations.first.map { (line: $0.line, column: $0.column) }
-      if location == nil, !introspection, let sdl, text.hasPrefix("Unknown type \""),
-        let name = text.dropFirst("Unknown type \"".count).split(separator: "\"").first
+      // GraphQLSwift writes a type it refuses as its syntax tree (`but got: NamedType(kind: …
+      // value: "Input"))`): its name is what a reader needs.
+      if let got = text.range(of: " but got: "), text[got.upperBound...].contains("(kind: "),
+        let value = text.range(of: "value: \"", options: .backwards),
+        let end = text[value.upperBound...].firstIndex(of: "\"")
       {
-        location = Self.firstUse(of: String(name), in: sdl)
+        text = String(text[..<got.upperBound] + text[value.upperBound..<end])
+      }
+      var location = graphQL?.locations.first.map { (line: $0.line, column: $0.column) }
+      // GraphQL checks a schema's definitions without saying where: the definition it names,
+      // else where the SDL first uses a name it quotes (an unknown type or directive).
+      if location == nil, !introspection, let document {
+        location = SchemaDeviations.place(named: text, in: document)
+      }
+      if location == nil, !introspection, let sdl {
+        let quoted = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+          .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        location = quoted.lazy.compactMap { Self.firstUse(of: $0, in: sdl) }.first
       }
       let fix = introspection ? "Check the introspection result." : "Fix the SDL there."
       self.init(

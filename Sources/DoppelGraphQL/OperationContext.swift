@@ -8,7 +8,8 @@
   final class OperationContext {
     let document: GraphQLSchemaDocument
     let operation: OperationDefinition
-    let variables: [String: JSONValue]
+    /// The request's variables, coerced to the types the operation declares (defaults added).
+    var variables: [String: JSONValue]
     private let fragments: [String: FragmentDefinition]
     private var fieldMaps: [String: GraphQLFieldMap] = [:]
 

@@ -7,8 +7,14 @@
     /// The deepest nesting of `{`, `(` and `[` a query may have (Apollo iOS's generated
     /// operations rarely pass 20).
     static let nesting = 128
+    /// The most items a connection's page (`first`, `last`) or a list with such an argument has
+    /// in a mock answer, as public APIs cap them (GitHub's is 100).
+    static let pageSize = 100
     /// The most values (objects, lists, scalars) one mock answer holds.
     static let answerValues = 100_000
+    /// The most values of the schema's introspection (`__schema`, `__type`) one answer holds:
+    /// GraphiQL's introspection query of Saleor's 1 MB schema gives about 130,000.
+    static let introspectionValues = 400_000
     /// The most persisted queries (Apollo's APQ) one endpoint keeps; the oldest go first.
     package static let persistedQueries = 10_000
     /// The most bytes of persisted query text one endpoint keeps.

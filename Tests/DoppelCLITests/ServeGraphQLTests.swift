@@ -121,5 +121,90 @@
           "broken.graphql:2:10: the GraphQL schema is invalid: syntax error: Expected :, found Name \"User\". Fix the SDL there."
         ))
     }
+
+    /// A correct client is answered while two attackers send, again and again, the queries that
+    /// cost GraphQL's validation minutes before (one directive 5,000 times, 5,000 unknown fields):
+    /// each is refused in time linear in its length, and the endpoint keeps answering.
+    @Test func aCorrectClientIsServedWhileCostlyQueriesRun() async throws {
+      let directory = try socialSchemaFolder([:])
+      let doppel = try DoppelProcess(["serve", "social.graphql", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      let endpoint = base.appendingPathComponent("graphql")
+      func post(_ query: String) async throws -> String {
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["query": query])
+        request.timeoutInterval = 50
+        let (data, _) = try await realSession.data(for: request)
+        return String(decoding: data, as: UTF8.self)
+      }
+      let costly = [
+        (
+          "{ viewer { id " + String(repeating: "@skip(if: false) ", count: 5_000) + "} }",
+          #"The directive \"@skip\" can only be used once at this location."#
+        ),
+        (
+          "{ viewer { " + String(repeating: "nope ", count: 5_000) + "} }",
+          "Too many validation errors, error limit reached. Validation aborted."
+        ),
+      ]
+      let done = Locked(false)
+      let (started, starting) = AsyncStream.makeStream(of: Void.self)
+      try await withThrowingTaskGroup(of: [Bool].self) { group in
+        for attacker in 0..<2 {
+          group.addTask {
+            var announced = false
+            defer { if !announced { starting.yield() } }
+            var answers: [Bool] = []
+            for round in 0..<20 where round == 0 || !done.withLock({ $0 }) {
+              let (query, says) = costly[(attacker + round) % 2]
+              let sending = Task { try await post(query) }
+              if !announced {
+                announced = true
+                starting.yield()
+              }
+              answers.append(try await sending.value.contains(says))
+            }
+            return answers
+          }
+        }
+        var attackers = started.makeAsyncIterator()
+        for _ in 0..<2 { _ = await attackers.next() }
+        for _ in 0..<5 {
+          #expect(try await post("{ viewer { __typename } }") == #"{"data":{"viewer":{"__typename":"User"}}}"#)
+        }
+        done.withLock { $0 = true }
+        for try await answers in group {
+          #expect(!answers.isEmpty)
+          #expect(answers.allSatisfy { $0 })
+        }
+      }
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    /// A field defined twice (public schemas have such slips) is served with a warning at its
+    /// line; `--strict` and `doppel lint` refuse it there.
+    @Test func aFieldDefinedTwiceIsAWarningUnlessStrict() async throws {
+      let directory = try socialSchemaFolder(["slip.graphql": "type Query {\n  name: String\n  name: Int\n}\n"])
+      let warning =
+        "slip.graphql:3:3: warning: the GraphQL schema defines the field Query.name twice (first at line 2); this definition is left out. GraphQL allows one definition of each: remove one, or rename it."
+      let doppel = try DoppelProcess(["serve", "slip.graphql", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      #expect(try await doppel.errors.first { $0.contains("warning:") } == warning)
+      #expect(try await fetch(query(base, "{ name }")).body.hasPrefix(#"{"data":{"name":"name "#))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+      let refusal =
+        "slip.graphql:3:3: the GraphQL schema defines the field Query.name twice (first at line 2). GraphQL allows one definition of each: remove one, or rename it. Fix the SDL there."
+      let strict = try await DoppelProcess.run(
+        ["serve", "slip.graphql", "--port", "0", "--no-watch", "--strict"], directory: directory)
+      #expect(strict.status != 0)
+      #expect(strict.error.contains(refusal))
+      let lint = try await DoppelProcess.run(["lint", "slip.graphql"], directory: directory)
+      #expect(lint.status == 1)
+      #expect(lint.output.contains(refusal))
+    }
   }
 #endif

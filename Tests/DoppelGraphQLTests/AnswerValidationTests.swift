@@ -27,8 +27,13 @@
           ]
         ]
       ]
-      #expect(try await messages(for: Operations.user, operation: "UserProfile", answer: answer) == [])
-      #expect(try await messages(for: Operations.user, operation: "UserProfile", answer: ["data": ["user": nil]]) == [])
+      #expect(
+        try await messages(for: Operations.user, operation: "UserProfile", variables: ["id": "1"], answer: answer) == []
+      )
+      #expect(
+        try await messages(
+          for: Operations.user, operation: "UserProfile", variables: ["id": "1"], answer: ["data": ["user": nil]]) == []
+      )
     }
 
     @Test func missingWrongTypeExtraAndNull() async throws {
@@ -40,7 +45,8 @@
           ]
         ]
       ]
-      let found = try await messages(for: Operations.user, operation: "UserProfile", answer: answer)
+      let found = try await messages(
+        for: Operations.user, operation: "UserProfile", variables: ["id": "1"], answer: answer)
       #expect(
         found == [
           #"GraphQL: UserProfile (answer) $.data.user.nickname: the operation does not select "nickname" on User; remove it from the answer"#,

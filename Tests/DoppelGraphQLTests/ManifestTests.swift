@@ -59,7 +59,8 @@
         case .object(let user)? = data["viewer"],
         case .object(let friends)? = user["friends"], case .array(let edges)? = friends["edges"]
       {
-        #expect(edges.count == 1)
+        // `first: 3` asks for three.
+        #expect(edges.count == 3)
       } else {
         Issue.record("no friends in \(body)")
       }

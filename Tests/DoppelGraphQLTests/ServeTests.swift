@@ -53,7 +53,8 @@
         Issue.record("unexpected answer \(body)")
         return
       }
-      #expect(results.count == 2)
+      // `first: 3` asks for three.
+      #expect(results.count == 3)
       for case .object(let result) in results {
         switch result["__typename"] {
         case "User": #expect(Set(result.keys) == ["__typename", "id", "displayName"])
@@ -87,7 +88,8 @@
         case .object(let user)? = data["viewer"],
         case .object(let friends)? = user["friends"], case .array(let edges)? = friends["edges"]
       {
-        #expect(edges.count == 1)
+        // `first: 7` asks for seven, of the seven in all the override says.
+        #expect(edges.count == 7)
       }
     }
 
