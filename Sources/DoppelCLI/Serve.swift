@@ -17,7 +17,8 @@
                      [--cors <origin> ...] [--allow-host <name> ...]
                      [--admin-token-file <path>] [--admin-files <dir>]
                      [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
-                     [--validate <refuse|report>] [--strict] [--[no-]watch] [--quiet]
+                     [--validate <refuse|report>] [--examples <conforming|as-is>]
+                     [--strict] [--[no-]watch] [--quiet]
         """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:

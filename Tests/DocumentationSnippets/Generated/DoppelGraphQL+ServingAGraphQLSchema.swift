@@ -26,9 +26,9 @@ func snippet_DoppelGraphQL_ServingAGraphQLSchema_L11() async throws {
 }
 #endif
 
-// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:27
+// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:47
 #if GraphQL
-func snippet_DoppelGraphQL_ServingAGraphQLSchema_L27() async throws {
+func snippet_DoppelGraphQL_ServingAGraphQLSchema_L47() async throws {
   var mocks = GraphQLMocks(seed: 7)
   mocks.type("User") { ["displayName": "Ada Lovelace"] }
   mocks.field("Query.viewer") { _ in ["id": "user-1"] }
@@ -42,9 +42,9 @@ func snippet_DoppelGraphQL_ServingAGraphQLSchema_L27() async throws {
 }
 #endif
 
-// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:71
+// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:91
 #if GraphQL
-func snippet_DoppelGraphQL_ServingAGraphQLSchema_L71() async throws {
+func snippet_DoppelGraphQL_ServingAGraphQLSchema_L91() async throws {
   let manifest = try Manifest.load(contentsOf: manifestURL)
   let backend = try Backend(manifest: manifest, scenario: "empty", extensions: [.graphQL])
   // Generated: the snippet's values, as used by what the reader writes next.
@@ -53,9 +53,9 @@ func snippet_DoppelGraphQL_ServingAGraphQLSchema_L71() async throws {
 }
 #endif
 
-// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:101
+// Sources/DoppelGraphQL/DoppelGraphQL.docc/ServingAGraphQLSchema.md:121
 #if GraphQL
-func snippet_DoppelGraphQL_ServingAGraphQLSchema_L101() async throws {
+func snippet_DoppelGraphQL_ServingAGraphQLSchema_L121() async throws {
   let backend = Backend()
   try backend.validate(againstGraphQLSchema: schemaURL, at: .url("https://api.example.com/graphql"))
   backend.stub(.graphQL(operation: "Viewer"), .json(["data": ["viewer": ["__typename": "User", "displayName": 5]]]))

@@ -106,9 +106,9 @@ func snippet_README_L391() async throws {
   _ = remote
 }
 
-// README.md:456
+// README.md:459
 #if GraphQL
-func snippet_README_L456() async throws {
+func snippet_README_L459() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
