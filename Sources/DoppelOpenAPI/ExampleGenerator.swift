@@ -117,10 +117,14 @@
       }
     }
 
-    private static func isObject(_ schema: Schema, _ table: SchemaTable) -> Bool {
-      schema.types?.contains("object") == true || !schema.properties.isEmpty
-        || (schema.types == nil && schema.reference.map { isObject(table.resolved($0), table) } == true)
-        || (schema.types == nil && schema.allOf.contains { isObject(table.resolved($0), table) })
+    /// Whether values of `schema` are objects, looking through `$ref`s and `allOf` parts (at most
+    /// 16 deep: a schema may name itself among its parts).
+    private static func isObject(_ schema: Schema, _ table: SchemaTable, depth: Int = 0) -> Bool {
+      guard depth < 16 else { return false }
+      if schema.types?.contains("object") == true || !schema.properties.isEmpty { return true }
+      guard schema.types == nil else { return false }
+      if let reference = schema.reference, isObject(table.resolved(reference), table, depth: depth + 1) { return true }
+      return schema.allOf.contains { isObject(table.resolved($0), table, depth: depth + 1) }
     }
 
     private mutating func merged(_ index: Int, depth: Int, name: String?) -> JSONValue {

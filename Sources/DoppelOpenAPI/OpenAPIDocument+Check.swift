@@ -347,7 +347,7 @@
       var starts: [Int] = []
       var index = 0
       while index + delimiter.count <= bytes.count {
-        if bytes[index] == delimiter[0], Array(bytes[index..<index + delimiter.count]) == delimiter {
+        if bytes[index] == delimiter[0], bytes[index..<index + delimiter.count].elementsEqual(delimiter) {
           starts.append(index)
           index += delimiter.count
         } else {
@@ -377,7 +377,7 @@
     private static func range(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
       guard bytes.count >= needle.count else { return nil }
       for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] {
-        if Array(bytes[index..<index + needle.count]) == needle { return index }
+        if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
       }
       return nil
     }

@@ -63,6 +63,11 @@
     let isVersion31: Bool
     let deviations: Deviations
     private(set) var bytes: [UInt8] = []
+    /// How many more values may be written: a `$ref` written out where it is, in a document whose
+    /// `properties` name themselves twice, would otherwise double at every level.
+    private var budget = 8_000_000
+    /// How many `$ref`s are being written out, one inside another.
+    private var inlined = 0
 
     init(files: DocumentFiles, isVersion31: Bool, deviations: Deviations) {
       self.files = files
@@ -86,7 +91,8 @@
     }
 
     mutating func write(_ node: DocumentNode, in file: DocumentFiles.File, place: Place = .any, depth: Int = 0) {
-      guard depth < 512 else {
+      budget -= 1
+      guard depth < 512, budget >= 0 else {
         bytes += Array("null".utf8)
         return
       }
@@ -127,7 +133,9 @@
         var value = member.value
         var valueFile = file
         let key = member.key
-        if (place == .pathItem && Self.methods.contains(key)) || key == "properties",
+        var wroteOut = false
+        defer { if wroteOut { inlined -= 1 } }
+        if (place == .pathItem && Self.methods.contains(key)) || key == "properties", inlined < 16,
           let reference = value["$ref"]?.string, value.members.count == 1,
           let target = try? files.resolve(reference, from: file, line: value.line(of: "$ref"), keyPath: key)
         {
@@ -137,6 +145,8 @@
             "\(what) is a $ref (\"\(reference)\"), which OpenAPI does not allow there: the standard wants the object itself, and other tools will not follow it. Doppel reads the file it names; bundle the description (for example with `redocly bundle`) or write the object in place."
           )
           (value, valueFile) = (target.node, target.file)
+          wroteOut = true
+          inlined += 1
         }
         if let reference = value["$ref"]?.string, value.members.count == 1, Self.textKeys.contains(key),
           let target = try? files.resolve(reference, from: file, line: value.line(of: "$ref"), keyPath: key),

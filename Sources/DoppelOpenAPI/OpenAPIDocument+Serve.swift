@@ -139,8 +139,11 @@
         let value = header.example ?? header.schema.map { generator.value(for: $0) } ?? .string("")
         headers.add(header.name, Self.text(value))
       }
-      guard let media = reply.content.first(where: \.isJSON) ?? reply.content.first else {
+      guard let media = Self.negotiate(reply.content, accept: request.headers["Accept"]) else {
         return Response(status: status, headers: headers)
+      }
+      if media.isStream {
+        return stream(media, status: status, headers: headers, generator: &generator)
       }
       // The named example asked for, else the example, else the first named one; one that
       // breaks its own schema only with `examples: .asIs`.
@@ -200,6 +203,73 @@
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       let data = (try? encoder.encode(object)) ?? Data()
       return .data(data, status: status, headers: headers, contentType: "application/problem+json")
+    }
+
+    /// The media type of `content` that the `Accept` header prefers: the highest q-value, a
+    /// specific match before `type/*` before `*/*`, then document order; JSON first when the
+    /// request states no preference (or none of `content` is acceptable).
+    static func negotiate(_ content: [Operation.MediaType], accept: String?) -> Operation.MediaType? {
+      let fallback = content.first(where: { $0.isJSON && !$0.isStream }) ?? content.first
+      guard let accept, !accept.isEmpty else { return fallback }
+      var best: (media: Operation.MediaType, quality: Double, precision: Int)?
+      for range in accept.split(separator: ",") {
+        let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let type = parts.first, !type.isEmpty else { continue }
+        let quality =
+          parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+        guard quality > 0 else { continue }
+        let precision = type == "*/*" ? 0 : type.hasSuffix("/*") ? 1 : 2
+        for media in content {
+          let fits =
+            precision == 0 || (precision == 1 && media.base.hasPrefix(String(type.dropLast())))
+            || media.base == type
+          guard fits else { continue }
+          // `*/*` says nothing of which: JSON first, as without an Accept header.
+          let chosen = precision == 0 ? (fallback ?? media) : media
+          if let current = best,
+            current.quality > quality || (current.quality == quality && current.precision >= precision)
+          {
+            continue
+          }
+          best = (chosen, quality, precision)
+          break
+        }
+      }
+      return best?.media ?? fallback
+    }
+
+    /// How many items a stream from the document holds, and the time before each on the
+    /// backend's clock.
+    static let streamItems = 3
+    static let streamInterval = Duration.milliseconds(100)
+
+    /// A `text/event-stream` or JSON Lines answer: ``streamItems`` items made from the media
+    /// type's `itemSchema` (OpenAPI 3.2), else its schema (an array's `items`); events one every
+    /// ``streamInterval`` on the backend's clock, JSON Lines at once.
+    private func stream(
+      _ media: Operation.MediaType, status: Int, headers: HTTPHeaders, generator: inout ExampleGenerator
+    ) -> Response {
+      var itemSchema = media.itemSchema ?? media.schema
+      if media.itemSchema == nil, let schema = media.schema, let items = table.resolved(schema).items,
+        table.resolved(schema).types?.contains("array") == true
+      {
+        itemSchema = items
+      }
+      let items: [String] = (0..<Self.streamItems).map { _ in
+        guard let itemSchema else { return "{}" }
+        let value = generator.value(for: itemSchema)
+        if case .string(let text) = value, media.base == "text/event-stream" { return text }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+      }
+      if media.base == "text/event-stream" {
+        let events = items.enumerated().map { ServerSentEvent(id: String($0.offset + 1), data: $0.element) }
+        return .eventStream(events, every: Self.streamInterval, status: status, headers: headers)
+      }
+      // JSON Lines at once: one line an item.
+      let body = Data(items.map { $0 + "\n" }.joined().utf8)
+      return Response.data(body, status: status, headers: headers, contentType: media.type)
     }
 
     /// 2xx replies first (lowest code first), then the rest in document order.

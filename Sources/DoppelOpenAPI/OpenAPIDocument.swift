@@ -381,6 +381,9 @@
         let schema = try member.value["schema"].map { schemaNode throws(OpenAPIError) in
           try compiler.compile(schemaNode, in: file, at: location.appending("schema", line: schemaNode.line))
         }
+        let itemSchema = try member.value["itemSchema"].map { schemaNode throws(OpenAPIError) in
+          try compiler.compile(schemaNode, in: file, at: location.appending("itemSchema", line: schemaNode.line))
+        }
         var examples: [(name: String, value: JSONValue)] = []
         for example in member.value["examples"]?.members ?? [] {
           let target = try compiler.files.dereference(
@@ -391,7 +394,7 @@
           Operation.MediaType(
             type: member.key, schema: schema,
             example: member.value["example"].map { compiler.literal($0, in: file, key: "example") }, examples: examples,
-            location: location))
+            location: location, itemSchema: itemSchema))
       }
       return result
     }

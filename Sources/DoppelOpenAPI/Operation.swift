@@ -27,12 +27,21 @@
       /// Whether the body is JSON (``isJSON(_:)``), worked out once.
       let isJSON: Bool
 
+      /// The schema of each item of a stream (OpenAPI 3.2's `itemSchema`).
+      let itemSchema: Int?
+      /// Whether the media type is a stream of items: `text/event-stream`, JSON Lines
+      /// (`application/jsonl`, `application/x-ndjson`, `application/json-seq`).
+      var isStream: Bool {
+        ["text/event-stream", "application/jsonl", "application/x-ndjson", "application/json-seq"].contains(base)
+      }
+
       init(
         type: String, schema: Int?, example: JSONValue?, examples: [(name: String, value: JSONValue)],
-        location: DocumentLocation
+        location: DocumentLocation, itemSchema: Int? = nil
       ) {
         self.type = type
         self.schema = schema
+        self.itemSchema = itemSchema
         self.example = example
         self.examples = examples
         self.location = location

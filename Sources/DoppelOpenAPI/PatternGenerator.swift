@@ -53,6 +53,9 @@
     private struct Parser {
       let characters: [Character]
       var index = 0
+      /// How many groups are open: a pattern nested deeper than 64 is not made (the parser is
+      /// recursive).
+      var depth = 0
 
       static let digits = Array("0123456789")
       static let word = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -133,6 +136,9 @@
         index += 1
         switch character {
         case "(":
+          depth += 1
+          defer { depth -= 1 }
+          guard depth <= 64 else { return nil }
           if peek == "?" {
             // Only a group that does not capture: `(?:…)`.
             guard index + 1 < characters.count, characters[index + 1] == ":" else { return nil }

@@ -114,14 +114,12 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible, Codable,
     case .null: try container.encodeNil()
     case .bool(let value): try container.encode(value)
     case .number(let value):
-      // A whole number is written as an integer at any size (a typed client decoding an int64
-      // bound must not meet `9.223372036854776e+18`).
+      // A whole number is written as an integer up to 64 bits (a typed client decoding an int64
+      // bound must not meet `9.223372036854776e+18`); beyond, in floating-point form.
       if value.rounded() == value, value >= -0x1p63, value < 0x1p63 {
         try container.encode(Int64(value))
       } else if value.rounded() == value, value >= 0, value < 0x1p64 {
         try container.encode(UInt64(value))
-      } else if value.rounded() == value, value.isFinite {
-        try container.encode(Decimal(value))
       } else {
         try container.encode(value)
       }
