@@ -26,10 +26,10 @@ func snippet_DoppelOpenAPI_ServingAndValidating_L7() async throws {
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:80
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:88
 #if OpenAPI
-@Suite("Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:80", .disabled("compile-only: the test's body is left for the reader, and api.yaml is the reader's document"))
-struct Snippet_DoppelOpenAPI_ServingAndValidating_L80 {
+@Suite("Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:88", .disabled("compile-only: the test's body is left for the reader, and api.yaml is the reader's document"))
+struct Snippet_DoppelOpenAPI_ServingAndValidating_L88 {
   @Suite(.doppel(openAPI: "api.yaml"))
   struct BreedTests {
     @Test(.doppel { $0.stub(.get("https://api.example.com/v1/breeds/1"), .json(breed)) })
@@ -38,6 +38,6 @@ struct Snippet_DoppelOpenAPI_ServingAndValidating_L80 {
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:131: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:139: skipped (needs the types swift-openapi-generator makes from the reader's document)
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:165: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:173: skipped (needs the types swift-openapi-generator makes from the reader's document)
