@@ -30,7 +30,7 @@
     /// `registerHandlers(on:serverURL:configuration:middlewares:)`; pass that call's `serverURL`
     /// (`URL(string: "/v1")!`) when the server's paths begin with a prefix.
     ///
-    /// Like the stubs of `addStubs(fromOpenAPI:scenario:seed:)`, these answer only the
+    /// Like the stubs of `addStubs(fromOpenAPI:scenario:seed:invalidRequests:examples:)`, these answer only the
     /// requests no stub added in code, from a manifest or a cassette takes, whether that stub was
     /// added before or after them; among the stubs of documents and generated servers, the latest
     /// wins. So a test can replace one operation of a fake with an ordinary stub.

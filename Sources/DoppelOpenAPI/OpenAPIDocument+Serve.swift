@@ -8,7 +8,7 @@
       /// Refused with 400 or 422, as Prism refuses it (the default).
       case refused
       /// Answered as a valid request would be; the violations are only reported where the
-      /// backend also validates (``Doppel/Backend/validate(against:)-(OpenAPIDocument)``).
+      /// backend also validates (`backend.validate(against: document)`).
       case answered
     }
 

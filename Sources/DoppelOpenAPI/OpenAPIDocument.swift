@@ -50,7 +50,7 @@
     public var operationIDs: [String] { operations.map(\.name) }
 
     /// The names of every named example in the document's responses: the scenarios
-    /// ``Doppel/Backend/addStubs(from:scenario:seed:)`` can select.
+    /// ``Doppel/Backend/addStubs(from:scenario:seed:invalidRequests:examples:)`` can select.
     public var exampleNames: [String] {
       var seen: [String] = []
       for operation in operations {

@@ -38,7 +38,8 @@
           }
           filter = filter && .method(HTTPMethod(value.uppercased()))
         case "path":
-          guard value.hasPrefix("/") else {
+          // By its first scalar: `"/🏻"` starts with "/" though its first character is "/🏻".
+          guard value.unicodeScalars.first == "/" else {
             throw DoppelError.server(
               "query: path: \"\(value)\" is not a path. Write a path (/users/7), a template (/users/{id}) or a glob (/images/**/*.png)."
             )
