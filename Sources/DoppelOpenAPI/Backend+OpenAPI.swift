@@ -14,8 +14,9 @@
     /// Each operation answers with its lowest documented 2xx response. The body is the response's
     /// `example`, else its first entry of `examples`, else a value generated from its schema (the
     /// same for the same `seed`) that conforms to it: an example that breaks its own schema is
-    /// not served (``OpenAPIDocument/warnings`` names it) unless `examples` is `.asIs`. A request picks another response with the `Prefer` header, as
-    /// Prism does: `Prefer: code=404` for a status, `Prefer: example=empty` for a named example.
+    /// not served (``OpenAPIDocument/warnings`` names it) unless `examples` is `.asIs`. A request
+    /// picks another response with the `Prefer` header, as Prism does: `Prefer: code=404` for a
+    /// status, `Prefer: example=empty` for a named example.
     ///
     /// A named example is a scenario: with `scenario` naming it (by default `DOPPEL_SCENARIO` or
     /// the launch argument `-DoppelScenario`), every operation that has an example of that name
@@ -24,10 +25,6 @@
     /// The stubs answer only requests that no other stub takes: stubs added in code, from a
     /// manifest or a cassette win whether they were added before or after these.
     ///
-    /// - Parameters:
-    ///   - url: the document, YAML or JSON, OpenAPI 3.0 or 3.1.
-    ///   - scenario: the named example to prefer.
-    ///   - seed: the seed of generated values.
     /// Requests are routed as OpenAPI says: a concrete path (`/pets/mine`) before a template that
     /// also fits (`/pets/{id}`) whatever their order in the document, then templates with more
     /// literal segments. Each path is served under every server's path (`servers`, with their
@@ -35,13 +32,22 @@
     /// 405 with `Allow` and an `application/problem+json` body.
     ///
     /// A request that breaks the document (a required parameter missing, a value its schema
-    /// refuses, a body that does not conform or is not JSON, an undocumented content type) is
-    /// refused as Prism refuses it: with the operation's own 400 or 422 answer when it documents
-    /// one, else an `application/problem+json` 400 (parameters) or 422 (body) naming each
+    /// refuses, missing credentials its `security` requires, a body that does not conform or is
+    /// not JSON, an undocumented content type) is refused as Prism refuses it: with the
+    /// operation's own 400, 401 or 422 answer when it documents one, else an
+    /// `application/problem+json` 400 (parameters), 401 (credentials) or 422 (body) naming each
     /// violation, the operation and the document's line; the issue is reported too (a test
     /// failure under DoppelTesting's `.doppel` trait). Pass `invalidRequests: .answered` to
     /// answer such requests as valid ones.
     ///
+    /// - Parameters:
+    ///   - url: the document, YAML or JSON, OpenAPI 3.0 or 3.1.
+    ///   - scenario: the named example to prefer.
+    ///   - seed: the seed of generated values.
+    ///   - invalidRequests: whether a request that breaks the document is refused (the default)
+    ///     or answered.
+    ///   - examples: whether an example that breaks its own schema is replaced by a generated
+    ///     answer (the default) or served as written.
     /// - Returns: the stubs added, one per operation, in document order.
     /// - Throws: ``OpenAPIError`` for a document that cannot be used, `DoppelError` for a scenario
     ///   no example has.
