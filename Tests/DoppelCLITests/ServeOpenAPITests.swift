@@ -134,6 +134,18 @@
       // The five operations, and the answer to methods the paths do not document.
       #expect(
         try await doppel.line(containing: "Serving").contains("library.yaml (OpenAPI 3.1.0, under /v2): 6 stubs at"))
+      // Each has an id of its own in the admin API, from 0, and can be read by it.
+      let listed = try JSONValue(parsing: Data(try await fetch(url(base, "/__doppel/stubs")).body.utf8))
+      guard case .object(let members) = listed, case .array(let stubs)? = members["stubs"] else {
+        Issue.record("GET /__doppel/stubs holds no list of stubs: \(listed)")
+        return
+      }
+      let ids = stubs.compactMap { stub -> Double? in
+        if case .object(let members) = stub, case .number(let id)? = members["id"] { return id }
+        return nil
+      }
+      #expect(ids.sorted() == [0, 1, 2, 3, 4, 5])
+      #expect(try await fetch(url(base, "/__doppel/stubs/0")).status == 200)
 
       #expect(
         try await fetch(url(base, "/v2/books"))
