@@ -344,22 +344,13 @@
       let bytes = [UInt8](body)
       let delimiter = Array("--\(boundary)".utf8)
       var fields: [(String, String)] = []
-      var starts: [Int] = []
-      var index = 0
-      while index + delimiter.count <= bytes.count {
-        if bytes[index] == delimiter[0], bytes[index..<index + delimiter.count].elementsEqual(delimiter) {
-          starts.append(index)
-          index += delimiter.count
-        } else {
-          index += 1
-        }
-      }
+      let starts = bytes.ranges(of: delimiter).map(\.lowerBound)
       guard starts.count >= 2 else { return nil }
       for (start, end) in zip(starts, starts.dropFirst()) {
-        let part = Array(bytes[(start + delimiter.count)..<end])
-        guard let split = Self.range(of: [13, 10, 13, 10], in: part) else { continue }
-        let head = String(decoding: part[..<split], as: UTF8.self)
-        var content = Array(part[(split + 4)...])
+        let part = bytes[(start + delimiter.count)..<end]
+        guard let split = part.firstRange(of: [13, 10, 13, 10]) else { continue }
+        let head = String(decoding: part[..<split.lowerBound], as: UTF8.self)
+        var content = Array(part[split.upperBound...])
         if content.suffix(2) == [13, 10] { content.removeLast(2) }
         guard
           let disposition = head.split(separator: "\r\n").first(where: {
@@ -372,14 +363,6 @@
         fields.append((name, String(decoding: content, as: UTF8.self)))
       }
       return fields
-    }
-
-    private static func range(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-      guard bytes.count >= needle.count else { return nil }
-      for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] {
-        if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
-      }
-      return nil
     }
 
     /// A form's fields as the object its schema describes: each field read as its property's
