@@ -4,7 +4,7 @@ import PackageDescription
 // Traits keep what a user does not ask for out of their build and out of their dependency
 // resolution: a package that depends on Doppel with its default traits (none) resolves no other
 // package. The stub server and the doppel tool need SwiftNIO and ArgumentParser, so they are
-// behind the `Server` trait: `.package(url: "…/Doppel.git", from: "0.1.0", traits: ["Server"])`.
+// behind the `Server` trait: `.package(url: "…/Doppel.git", from: "0.2.0", traits: ["Server"])`.
 // In this repository: `swift build --traits Server`, `swift test --traits Server`.
 let server: TargetDependencyCondition? = .when(traits: ["Server"])
 // The same for OpenAPI documents (DoppelOpenAPI): OpenAPIKit, Yams, swift-openapi-runtime and
@@ -16,6 +16,12 @@ let tls: TargetDependencyCondition? = .when(traits: ["TLS"])
 // GraphQL schemas (DoppelGraphQL): GraphQLSwift's GraphQL (and its swift-collections), only with
 // the `GraphQL` trait.
 let graphQL: TargetDependencyCondition? = .when(traits: ["GraphQL"])
+
+// `Doppel` re-exports its layers. A target that uses it names the layers too (`doppel` below), so
+// that SwiftPM rebuilds it when a layer changes: through the re-export alone, an incremental build
+// kept a dependent's stale object (a link error after DoppelError.Kind changed).
+let layers: [Target.Dependency] = ["DoppelToolkit", "DoppelCore", "DoppelRecording", "DoppelManifest"]
+let doppel: [Target.Dependency] = ["Doppel"] + layers
 
 let package = Package(
   name: "Doppel",
@@ -68,24 +74,35 @@ let package = Package(
     .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
   ],
   targets: [
-    // The core: engine, URLSession front door. Depends on Foundation only.
-    .target(name: "Doppel"),
-    .testTarget(name: "DoppelTests", dependencies: ["Doppel", "TestHTTPServer", "TestSupport"]),
+    // The library a user imports: `Doppel` re-exports the layers below, each a module whose
+    // imports the compiler checks. All of them depend on Foundation only.
+    .target(name: "Doppel", dependencies: layers),
+    // What every module shares: the positioned JSON parser, the file cache, SHA-256, locks,
+    // suggestions, secret rules. Not a product; its `package` declarations are its interface.
+    .target(name: "DoppelToolkit"),
+    // The engine (backend, router, stubs, matching, responses, journal, clock), the URLSession and
+    // in-memory doors, and the platform seam.
+    .target(name: "DoppelCore", dependencies: ["DoppelToolkit"]),
+    // HAR cassettes (replay, recording, redaction, lint) and Pact contracts.
+    .target(name: "DoppelRecording", dependencies: ["DoppelToolkit", "DoppelCore"]),
+    // Manifests, and the remote client that sends stubs to a running server as manifest JSON.
+    .target(name: "DoppelManifest", dependencies: ["DoppelToolkit", "DoppelCore", "DoppelRecording"]),
+    .testTarget(name: "DoppelTests", dependencies: doppel + ["TestHTTPServer", "TestSupport"]),
 
     // A tiny loopback HTTP/1.1 server for tests that need a real server (differential tests,
     // recording). Test-only; not a product.
     .target(name: "TestHTTPServer", path: "Tests/TestHTTPServer"),
     // What the test targets share: quietBackend(). Test-only; not a product.
-    .target(name: "TestSupport", dependencies: ["Doppel"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: doppel, path: "Tests/TestSupport"),
 
     // Swift Testing trait, XCTest helpers, verification and issue reporting.
-    .target(name: "DoppelTesting", dependencies: ["Doppel"]),
-    .testTarget(name: "DoppelTestingTests", dependencies: ["DoppelTesting", "TestHTTPServer"]),
+    .target(name: "DoppelTesting", dependencies: doppel),
+    .testTarget(name: "DoppelTestingTests", dependencies: doppel + ["DoppelTesting", "TestHTTPServer", "TestSupport"]),
 
     // The breeds app from the seed article, as a library plus a command-line tool.
     .target(
       name: "CatFancyKit",
-      dependencies: ["Doppel"],
+      dependencies: doppel,
       path: "Examples/CatFancy/Sources/CatFancyKit",
       resources: [.copy("Fixtures")]
     ),
@@ -96,16 +113,20 @@ let package = Package(
     ),
     .testTarget(
       name: "CatFancyTests",
-      dependencies: ["CatFancyKit", "Doppel"],
+      dependencies: ["CatFancyKit"] + doppel,
       path: "Examples/CatFancy/Tests/CatFancyTests"
     ),
+
+    // An app whose SDK makes its own session, driven from another process the way a UI test drives
+    // an app: its in-process backend starts from the launch environment (DoppelServer's
+    // InAppBackend). Does something only with the Server trait.
+    .executableTarget(name: "sdkapp", dependencies: doppel + ["DoppelServer"], path: "Examples/SDKApp/Sources/sdkapp"),
 
     // The loopback HTTP front door (SwiftNIO). Without the Server trait it compiles to a module
     // that only says how to turn the trait on.
     .target(
       name: "DoppelServer",
-      dependencies: [
-        "Doppel",
+      dependencies: doppel + [
         .product(name: "NIOCore", package: "swift-nio", condition: server),
         .product(name: "NIOPosix", package: "swift-nio", condition: server),
         .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
@@ -117,8 +138,8 @@ let package = Package(
     ),
     .testTarget(
       name: "DoppelServerTests",
-      dependencies: [
-        "DoppelServer", "Doppel", "TestHTTPServer", "TestSupport",
+      dependencies: doppel + [
+        "DoppelServer", "TestHTTPServer", "TestSupport",
         // Handlers tested on virtual time, as swift-nio tests its own.
         .product(name: "NIOEmbedded", package: "swift-nio", condition: server),
         // The certificates' fields, read back as a client would.
@@ -130,36 +151,35 @@ let package = Package(
     // The doppel tool: serve, record, lint.
     .executableTarget(
       name: "DoppelCLI",
-      dependencies: [
+      dependencies: doppel + [
         "DoppelServer",
         "DoppelOpenAPI",
         "DoppelGraphQL",
         .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
       ]
     ),
-    .testTarget(name: "DoppelCLITests", dependencies: ["DoppelCLI", "DoppelServer"]),
+    .testTarget(name: "DoppelCLITests", dependencies: doppel + ["DoppelCLI", "DoppelServer"]),
 
     // Every Swift code block of README.md and the DocC articles, compiled: the sources in
     // Tests/DocumentationSnippets/Generated are written by Scripts/extract-doc-snippets. Blocks
     // about DoppelServer compile with the Server trait. A test target: the tests the snippets show
-    // run (those marked compile-only are listed as skipped, with the reason), replaying the
-    // cassettes in Generated/__Cassettes__.
+    // run, replaying the cassettes in Generated/__Cassettes__ (those marked compile-only declare no
+    // test: the script lists them).
     .testTarget(
       name: "DocumentationSnippets",
-      dependencies: ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI", "DoppelGraphQL"],
+      dependencies: doppel + ["CatFancyKit", "DoppelTesting", "DoppelServer", "DoppelOpenAPI", "DoppelGraphQL"],
       path: "Tests/DocumentationSnippets",
       exclude: ["Generated/__Cassettes__"],
       resources: [.copy("Fixtures")]
     ),
     // Checks that the generated snippets are up to date and that the reports the docs show are real.
-    .testTarget(name: "DocumentationTests", dependencies: ["CatFancyKit", "DoppelTesting"]),
+    .testTarget(name: "DocumentationTests", dependencies: doppel + ["CatFancyKit", "DoppelTesting"]),
 
     // Stubs served from an OpenAPI document, and validation of requests and responses against it.
     // Without the OpenAPI trait it compiles to a module that only says how to turn the trait on.
     .target(
       name: "DoppelOpenAPI",
-      dependencies: [
-        "Doppel",
+      dependencies: doppel + [
         .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: openAPI),
         .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: openAPI),
         .product(name: "Yams", package: "Yams", condition: openAPI),
@@ -170,7 +190,7 @@ let package = Package(
     // Generated/ holds swift-openapi-generator's output for Resources/cattery.yaml (see its README).
     .testTarget(
       name: "DoppelOpenAPITests",
-      dependencies: [
+      dependencies: doppel + [
         "DoppelOpenAPI", "DoppelTesting", "CatFancyKit", "DoppelServer", "TestSupport",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: openAPI),
         .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
@@ -183,11 +203,11 @@ let package = Package(
     // Without the GraphQL trait it compiles to a module that only says how to turn the trait on.
     .target(
       name: "DoppelGraphQL",
-      dependencies: ["Doppel", .product(name: "GraphQL", package: "GraphQL", condition: graphQL)]
+      dependencies: doppel + [.product(name: "GraphQL", package: "GraphQL", condition: graphQL)]
     ),
     .testTarget(
       name: "DoppelGraphQLTests",
-      dependencies: ["DoppelGraphQL", "DoppelTesting", "TestSupport"],
+      dependencies: doppel + ["DoppelGraphQL", "DoppelTesting", "TestSupport"],
       resources: [.copy("Resources")]
     ),
 
@@ -196,7 +216,7 @@ let package = Package(
     .target(name: "NameCollisionApp", path: "Tests/NameCollisionApp"),
     .testTarget(
       name: "NameCollisionTests",
-      dependencies: [
+      dependencies: doppel + [
         "DoppelTesting", "NameCollisionApp",
         .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
         .product(name: "HTTPTypes", package: "swift-http-types", condition: openAPI),
@@ -210,7 +230,7 @@ let package = Package(
     // With the OpenAPI trait it also measures validation against an OpenAPI document.
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["Doppel", .target(name: "DoppelOpenAPI", condition: openAPI)],
+      dependencies: doppel + [.target(name: "DoppelOpenAPI", condition: openAPI)],
       path: "Benchmarks", exclude: ["server", "TraitCost"]
     ),
   ],

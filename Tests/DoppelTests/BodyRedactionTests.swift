@@ -1,5 +1,6 @@
 import Doppel
 import Foundation
+import TestSupport
 import Testing
 
 /// What recording redacts in bodies, through the public API: keeping a body that cannot be

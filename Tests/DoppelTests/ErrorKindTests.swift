@@ -140,6 +140,11 @@ import Testing
     #expect(made.kind == .usage)
     #expect(made.location == nil)
     #expect(made == DoppelError("Something went wrong.", kind: .file))
-    #expect(DoppelError.Kind.allCases.count == 8)
+    // Kinds are values a module can add to; each prints its name as Swift spells it.
+    #expect(DoppelError.Kind.usage.description == "usage")
+    #expect(DoppelError.Kind("manifest") == .manifest)
+    #expect(
+      [DoppelError.Kind.invalidStub, .unmatchedRequest, .file, .manifest, .cassette, .server, .usage].map(\.name)
+        == ["invalidStub", "unmatchedRequest", "file", "manifest", "cassette", "server", "usage"])
   }
 }

@@ -109,7 +109,7 @@ import Testing
   // MARK: Manifest and wire
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (
         #"{"stubs": [{"request": "/a", "response": {"events": [{"data": "x"}], "text": "y"}}]}"#,
         #"1:70: stubs[0].response: "text" cannot be used with "events": the events are the body. Remove one."#
@@ -146,8 +146,9 @@ import Testing
         #"{"stubs": [{"request": "/a", "response": {"events": [{"data": "x"}], "thenDrop": "yes"}}]}"#,
         #"1:82: stubs[0].response.thenDrop: expected true or false, found the string "yes"."#
       ),
-    ])
-  func badEventStreamsInTheManifestAreErrors(json: String, message: String) {
+    ]))
+  func badEventStreamsInTheManifestAreErrors(example: Example<String, String>) {
+    let (json, message) = (example.input, example.expected)
     #expect(manifestError(json) == "\(manifestURL.relativePath):\(message)")
   }
 }

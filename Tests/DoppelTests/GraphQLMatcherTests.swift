@@ -178,7 +178,7 @@ import Testing
   }
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (
         #"{"stubs": [{"request": {"graphql": {"variables": {"page": 2}}}, "response": {}}]}"#,
         #"1:36: stubs[0].request.graphql: a GraphQL matcher needs "operation" (the operation's name, such as "Breeds") or "persistedQueryHash" (the SHA-256 hash a persisted query sends)."#
@@ -203,8 +203,9 @@ import Testing
         #"{"stubs": [{"request": {"graphql": "Breeds"}, "response": {}}]}"#,
         #"1:36: stubs[0].request.graphql: expected a GraphQL operation (a JSON object), found the string "Breeds"."#
       ),
-    ])
-  func badGraphQLInTheManifestIsAnError(json: String, message: String) {
+    ]))
+  func badGraphQLInTheManifestIsAnError(example: Example<String, String>) {
+    let (json, message) = (example.input, example.expected)
     #expect(manifestError(json) == "\(manifestURL.relativePath):\(message)")
   }
 

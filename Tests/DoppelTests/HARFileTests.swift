@@ -102,45 +102,47 @@ import Testing
     }
   }
 
-  @Test(arguments: [
-    (
-      "{\"log\": {\"entries\": [",
-      "bad.har:1:22: malformed JSON: the file ends where a value was expected. A HAR file is one JSON document; check that the export finished and that the file was not cut short."
-    ),
-    (
-      "{\"entries\": []}",
-      "bad.har:1:1: the document has no \"log\", which HAR 1.2 requires. Add it, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": 200}}, {"request": {"method": "GET", "url": "https://a.com/"}, "response": {"content": {}}}]}}"#,
-      "bad.har:1:176: log.entries[1].response: this object has no \"status\", which HAR 1.2 requires. Add it, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": "200"}}]}}"#,
-      "bad.har:1:101: log.entries[0].response.status: expected a whole number, found the string \"200\". Fix the value, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/", "headers": {}}, "response": {"status": 200}}]}}"#,
-      "bad.har:1:88: log.entries[0].request.headers: expected an array, found an object. Fix the value, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/", "headers": [{"name": "A", "value": "1"}, {"value": "2"}]}, "response": {"status": 200}}]}}"#,
-      "bad.har:1:118: log.entries[0].request.headers[1]: this object has no \"name\", which HAR 1.2 requires. Add it, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": 200, "content": {"size": 1, "mimeType": 7}}}]}}"#,
-      "bad.har:1:141: log.entries[0].response.content.mimeType: expected a string, found the number 7. Fix the value, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [3]}}"#,
-      "bad.har:1:22: log.entries[0]: expected an object, found the number 3. Fix the value, or export the capture again."
-    ),
-    (
-      #"{"log": {"entries": [{"request": {"method": "GET", "url": null}, "response": {"status": 200}}]}}"#,
-      "bad.har:1:59: log.entries[0].request.url: expected a string, found null. Fix the value, or export the capture again."
-    ),
-  ])
-  func aMalformedFileNamesTheFileAndTheJSONPath(json: String, message: String) {
+  @Test(
+    arguments: Example.list([
+      (
+        "{\"log\": {\"entries\": [",
+        "bad.har:1:22: malformed JSON: the file ends where a value was expected. A HAR file is one JSON document; check that the export finished and that the file was not cut short."
+      ),
+      (
+        "{\"entries\": []}",
+        "bad.har:1:1: the document has no \"log\", which HAR 1.2 requires. Add it, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": 200}}, {"request": {"method": "GET", "url": "https://a.com/"}, "response": {"content": {}}}]}}"#,
+        "bad.har:1:176: log.entries[1].response: this object has no \"status\", which HAR 1.2 requires. Add it, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": "200"}}]}}"#,
+        "bad.har:1:101: log.entries[0].response.status: expected a whole number, found the string \"200\". Fix the value, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/", "headers": {}}, "response": {"status": 200}}]}}"#,
+        "bad.har:1:88: log.entries[0].request.headers: expected an array, found an object. Fix the value, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/", "headers": [{"name": "A", "value": "1"}, {"value": "2"}]}, "response": {"status": 200}}]}}"#,
+        "bad.har:1:118: log.entries[0].request.headers[1]: this object has no \"name\", which HAR 1.2 requires. Add it, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.com/"}, "response": {"status": 200, "content": {"size": 1, "mimeType": 7}}}]}}"#,
+        "bad.har:1:141: log.entries[0].response.content.mimeType: expected a string, found the number 7. Fix the value, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [3]}}"#,
+        "bad.har:1:22: log.entries[0]: expected an object, found the number 3. Fix the value, or export the capture again."
+      ),
+      (
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": null}, "response": {"status": 200}}]}}"#,
+        "bad.har:1:59: log.entries[0].request.url: expected a string, found null. Fix the value, or export the capture again."
+      ),
+    ]))
+  func aMalformedFileNamesTheFileAndTheJSONPath(example: Example<String, String>) {
+    let (json, message) = (example.input, example.expected)
     #expect(throws: DoppelError(message)) { try Cassette(data: Data(json.utf8), file: "bad.har") }
   }
 

@@ -20,49 +20,51 @@ import Testing
     }
   }
 
-  @Test(arguments: [
-    (
-      entry(status: "200.5"),
-      "bad.har:1:112: log.entries[0].response.status: expected a whole number, found the number 200.5, which is not a whole number. Fix the value, or export the capture again."
-    ),
-    (
-      entry(status: "1e300"),
-      "bad.har:1:112: log.entries[0].response.status: expected a whole number from -9007199254740992 to 9007199254740992, found the number 1e300, which is too large. Fix the value, or export the capture again."
-    ),
-    (
-      entry(status: "1e3"),
-      "bad.har:1:112: log.entries[0].response.status: 1000 is not an HTTP status. Use 100 to 599, or 0 for a request that got no response."
-    ),
-    (
-      entry(size: "18446744073709551616"),
-      "bad.har:1:137: log.entries[0].response.content.size: expected a whole number from -9007199254740992 to 9007199254740992, found the number 18446744073709551616, which is too large. Fix the value, or export the capture again."
-    ),
-    (
-      entry(time: "1e400"),
-      "bad.har:1:31: log.entries[0].time: expected a number, found the number 1e400, which is too large for a number. Fix the value, or export the capture again."
-    ),
-    (
-      entry(method: #""""#),
-      #"bad.har:1:56: log.entries[0].request.method: "" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#
-    ),
-    (
-      entry(method: #""G E T""#),
-      #"bad.har:1:56: log.entries[0].request.method: "G E T" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#
-    ),
-    (
-      #"{"log": {"entries": [],}}"#,
-      #"bad.har:1:24: malformed JSON: expected a key after ",", found "}"; JSON does not allow a trailing comma. A HAR file is one JSON document; check that the export finished and that the file was not cut short."#
-    ),
-    (
-      "[]",
-      #"bad.har:1:1: expected a HAR document (a JSON object such as {"log": {"entries": []}}), found an array. Fix the value, or export the capture again."#
-    ),
-    (
-      #"{"log": {"entries": {}}}"#,
-      "bad.har:1:21: log.entries: expected an array, found an object. Fix the value, or export the capture again."
-    ),
-  ])
-  func reportsTheTrueCauseWithItsPosition(json: String, expected: String) {
+  @Test(
+    arguments: Example.list([
+      (
+        entry(status: "200.5"),
+        "bad.har:1:112: log.entries[0].response.status: expected a whole number, found the number 200.5, which is not a whole number. Fix the value, or export the capture again."
+      ),
+      (
+        entry(status: "1e300"),
+        "bad.har:1:112: log.entries[0].response.status: expected a whole number from -9007199254740992 to 9007199254740992, found the number 1e300, which is too large. Fix the value, or export the capture again."
+      ),
+      (
+        entry(status: "1e3"),
+        "bad.har:1:112: log.entries[0].response.status: 1000 is not an HTTP status. Use 100 to 599, or 0 for a request that got no response."
+      ),
+      (
+        entry(size: "18446744073709551616"),
+        "bad.har:1:137: log.entries[0].response.content.size: expected a whole number from -9007199254740992 to 9007199254740992, found the number 18446744073709551616, which is too large. Fix the value, or export the capture again."
+      ),
+      (
+        entry(time: "1e400"),
+        "bad.har:1:31: log.entries[0].time: expected a number, found the number 1e400, which is too large for a number. Fix the value, or export the capture again."
+      ),
+      (
+        entry(method: #""""#),
+        #"bad.har:1:56: log.entries[0].request.method: "" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#
+      ),
+      (
+        entry(method: #""G E T""#),
+        #"bad.har:1:56: log.entries[0].request.method: "G E T" is not an HTTP method: a method is one word of letters, digits or !#$%&'*+-.^_`|~, such as GET or POST. Fix the method."#
+      ),
+      (
+        #"{"log": {"entries": [],}}"#,
+        #"bad.har:1:24: malformed JSON: expected a key after ",", found "}"; JSON does not allow a trailing comma. A HAR file is one JSON document; check that the export finished and that the file was not cut short."#
+      ),
+      (
+        "[]",
+        #"bad.har:1:1: expected a HAR document (a JSON object such as {"log": {"entries": []}}), found an array. Fix the value, or export the capture again."#
+      ),
+      (
+        #"{"log": {"entries": {}}}"#,
+        "bad.har:1:21: log.entries: expected an array, found an object. Fix the value, or export the capture again."
+      ),
+    ]))
+  func reportsTheTrueCauseWithItsPosition(example: Example<String, String>) {
+    let (json, expected) = (example.input, example.expected)
     #expect(Self.error(json) == expected)
   }
 

@@ -171,25 +171,27 @@ import Testing
     #expect(raw.hasSuffix("POST /e ok"))
   }
 
-  @Test(arguments: [
-    ("NONSENSE\r\n\r\n", "400 Bad Request", "Bad Request: malformed request line"),
-    ("GET / HTTP/2.0\r\n\r\n", "505 HTTP Version Not Supported", "Bad Request: unsupported version HTTP/2.0"),
-    ("GET / HTTP/1.1\r\nno colon here\r\n\r\n", "400 Bad Request", "Bad Request: malformed header line"),
-    ("POST / HTTP/1.1\r\nContent-Length: -4\r\n\r\n", "400 Bad Request", "Bad Request: invalid Content-Length"),
-    (
-      "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request",
-      "Bad Request: invalid Content-Length"
-    ),
-    (
-      "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400 Bad Request",
-      "Bad Request: malformed chunk size"
-    ),
-    (
-      "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", "400 Bad Request",
-      "Bad Request: unsupported Transfer-Encoding gzip"
-    ),
-  ])
-  func answersAMalformedRequestWith400AndCloses(raw: String, status: String, reason: String) throws {
+  @Test(
+    arguments: Example.list([
+      ("NONSENSE\r\n\r\n", "400 Bad Request", "Bad Request: malformed request line"),
+      ("GET / HTTP/2.0\r\n\r\n", "505 HTTP Version Not Supported", "Bad Request: unsupported version HTTP/2.0"),
+      ("GET / HTTP/1.1\r\nno colon here\r\n\r\n", "400 Bad Request", "Bad Request: malformed header line"),
+      ("POST / HTTP/1.1\r\nContent-Length: -4\r\n\r\n", "400 Bad Request", "Bad Request: invalid Content-Length"),
+      (
+        "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request",
+        "Bad Request: invalid Content-Length"
+      ),
+      (
+        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400 Bad Request",
+        "Bad Request: malformed chunk size"
+      ),
+      (
+        "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", "400 Bad Request",
+        "Bad Request: unsupported Transfer-Encoding gzip"
+      ),
+    ]))
+  func answersAMalformedRequestWith400AndCloses(example: Example<String, (String, String)>) throws {
+    let (raw, (status, reason)) = (example.input, example.expected)
     let server = try TestHTTPServer.start(Self.echo)
     defer { server.stop() }
     let answer = try server.exchange(raw + "GET /after HTTP/1.1\r\n\r\n")

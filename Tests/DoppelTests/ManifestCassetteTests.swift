@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (
         #"{"cassettes": [{"file": "recordings/feed.har", "matching": {"methodAndPth": true}}]}"#,
         #"doppel.json:1:61: cassettes[0].matching: unknown key "methodAndPth". Did you mean "methodAndPath"? The keys of a cassette's matching are: methodAndPath, ignoringQueryItems, ignoringAllQueryItems, comparingHeaders, ignoringHeaders, comparingBody, ignoringJSONFields."#
@@ -136,8 +136,9 @@ import Testing
         #"{"cassettes": {"file": "recordings/feed.har"}}"#,
         #"doppel.json:1:15: cassettes: expected an array of cassettes (HAR file paths, or objects such as {"file": "breeds.har"}), found an object."#
       ),
-    ])
-  func badCassetteEntriesAreErrorsWithTheirPlace(json: String, message: String) throws {
+    ]))
+  func badCassetteEntriesAreErrorsWithTheirPlace(example: Example<String, String>) throws {
+    let (json, message) = (example.input, example.expected)
     let folder = try Self.folder()
     defer { folder.remove() }
     #expect(Self.error(folder, json) == "<folder>/" + message)

@@ -8,7 +8,7 @@ import Testing
   static let file = "/project/Fixtures/doppel.json"
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (
         #"{"stubs": [{"request": "/a", "response": {"stauts": 200}}]}"#,
         #"1:43: stubs[0].response: unknown key "stauts". Did you mean "status"? The keys of a response are: status, headers, json, text, file, contentType, error, redirect, never, sequence, then, delay, throttle, chunked, dropAfterBytes, template, websocket, events, every, thenDrop, fault, failing, proxy."#
@@ -169,8 +169,9 @@ import Testing
         "{\n  \"stubs\": [\n    {\"request\": \"/a\", \"response\": {\"status\": 200,}}\n  ]\n}",
         #"3:50: malformed JSON: expected a key after ",", found "}"; JSON does not allow a trailing comma."#
       ),
-    ])
-  func reportsTheFilePositionKeyPathAndFix(json: String, expected: String) {
+    ]))
+  func reportsTheFilePositionKeyPathAndFix(example: Example<String, String>) {
+    let (json, expected) = (example.input, example.expected)
     #expect(manifestError(json) == "\(Self.file):\(expected)")
   }
 

@@ -47,7 +47,7 @@ import Testing
   }
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (
         #"{"graphql": {"schem": "schema.graphql"}}"#,
         #"1:14: graphql: unknown key "schem". Did you mean "schema"? The keys of a GraphQL schema to serve are: schema, endpoint, seed, listLength, types, fields, scalars."#
@@ -88,8 +88,9 @@ import Testing
         #"{"scenarios": {"x": {"graphql": {"schema": ""}}}}"#,
         #"1:44: scenarios.x.graphql.schema: expected a schema file relative to the manifest, found an empty string."#
       ),
-    ])
-  func shapeErrorsNameThePositionKeyAndFix(json: String, expected: String) {
+    ]))
+  func shapeErrorsNameThePositionKeyAndFix(example: Example<String, String>) {
+    let (json, expected) = (example.input, example.expected)
     #expect(manifestError(json) == "/project/Fixtures/doppel.json:\(expected)")
   }
 }

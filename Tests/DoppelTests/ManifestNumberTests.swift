@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (delay("1e308"), "1:52: stubs[0].response.delay: 1e308 seconds \(tooLong)"),
       (delay("1e21"), "1:52: stubs[0].response.delay: 1e21 seconds \(tooLong)"),
       (delay("1e400"), "1:52: stubs[0].response.delay: 1e400 seconds \(tooLong)"),
@@ -76,8 +76,9 @@ import Testing
         #"{"stubs": [{"request": "/a", "response": {"dropAfterBytes": -9223372036854775809}}]}"#,
         "1:61: stubs[0].response.dropAfterBytes: expected a number of bytes (0 to 1000000000), found the number -9223372036854775809, which is too small."
       ),
-    ])
-  func refusesNumbersOutOfRange(json: String, expected: String) {
+    ]))
+  func refusesNumbersOutOfRange(example: Example<String, String>) {
+    let (json, expected) = (example.input, example.expected)
     #expect(manifestError(json) == "\(Self.file):\(expected)")
   }
 

@@ -8,7 +8,7 @@ import Testing
   static let chat = chatScriptManifest
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       (
         #"{"stubs": [{"request": "/ws", "response": {"websocket": {"onConect": []}}}]}"#,
         #"1:58: stubs[0].response.websocket: unknown key "onConect". Did you mean "onConnect"? The keys of a WebSocket script ({"onConnect": […], "on": […]}) are: onConnect, on."#
@@ -57,8 +57,9 @@ import Testing
         #"{"stubs": [{"request": "/ws", "response": {"websocket": {"onConnect": {"drop": false}}}}]}"#,
         #"1:80: stubs[0].response.websocket.onConnect.drop: "drop": false does nothing. Remove the action."#
       ),
-    ])
-  func reportsThePositionKeyPathAndFix(json: String, expected: String) {
+    ]))
+  func reportsThePositionKeyPathAndFix(example: Example<String, String>) {
+    let (json, expected) = (example.input, example.expected)
     #expect(manifestError(json) == "/project/Fixtures/doppel.json:\(expected)")
   }
 

@@ -145,6 +145,44 @@ import Testing
         ])
     }
 
+    /// On Linux, with `.everySession`, an SDK's own `.default` or `.ephemeral` session is answered
+    /// for plain HTTP through the network guard (libcurl sends the whole request to its proxy),
+    /// journalled like any request, body included; HTTPS, a tunnel the guard cannot look into, is
+    /// still stopped and reported, with what to do instead. (The `.test` hosts would not resolve
+    /// were the guard broken.)
+    @Test(arguments: ["default", "ephemeral"])
+    func onLinuxEverySessionAnswersPlainHTTPOfAnSDKsOwnSession(configuration: String) async throws {
+      let issues = IssueCollector()
+      let base: URLSessionConfiguration = configuration == "default" ? .default : .ephemeral
+      let sdkSession = URLSession(configuration: base)
+      try await Backend.withProcessWideBackend(covering: .everySession, issueReporter: issues.reporter) { backend in
+        backend.stub(.get("http://api.sdk.doppel.test/breeds.json"), .json(["siamese"], status: 200))
+        backend.stub(.post("http://api.sdk.doppel.test/events"), .status(202))
+        #expect(
+          await Self.get(URL(string: "http://api.sdk.doppel.test/breeds.json")!, with: sdkSession)
+            == #"200 ["siamese"]"#)
+        var post = URLRequest(url: URL(string: "http://api.sdk.doppel.test/events")!)
+        post.httpMethod = "POST"
+        post.httpBody = Data(#"{"event":"launch"}"#.utf8)
+        post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (_, response) = try await sdkSession.data(for: post)
+        #expect((response as? HTTPURLResponse)?.statusCode == 202)
+        #expect(
+          await Self.get(URL(string: "https://secure.sdk.doppel.test/v1/me")!, with: sdkSession)
+            == "URLError \(URLError.Code.unknown.rawValue)")
+        #expect(
+          backend.requests.map { "\($0.method) \($0.url.absoluteString)" } == [
+            "GET http://api.sdk.doppel.test/breeds.json", "POST http://api.sdk.doppel.test/events",
+          ])
+        #expect(backend.requests.last?.bodyText == #"{"event":"launch"}"#)
+        #expect(backend.requests.last?.headers["Content-Type"] == "application/json")
+      }
+      #expect(
+        issues.all.map(\.message) == [
+          "An HTTPS request to secure.sdk.doppel.test:443 was stopped before it reached the network: on Linux, Doppel answers the sessions code makes itself from URLSessionConfiguration.default or .ephemeral for plain http:// only (libcurl sends HTTPS to its proxy as a CONNECT tunnel Doppel cannot look into). Give that client backend.configuration(basedOn:) so its requests reach the backend (see \"Clients that make their own sessions\" in Getting Started)."
+        ])
+    }
+
     /// Loopback stays direct while a backend intercepts, so local servers in tests keep working;
     /// and the proxy variables are put back when interception stops. (Linux only: on Apple
     /// platforms interception sets no proxy variables.)

@@ -4,29 +4,31 @@ import TestSupport
 import Testing
 
 @Suite struct InvalidInputTests {
-  @Test(arguments: [
-    (
-      "ht tp://x",
-      "Invalid URL \"ht tp://x\" in a stub: it contains a space at offset 2; percent-encode it (a space is %20). Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
-    ),
-    (
-      "breeds.json",
-      "Invalid URL \"breeds.json\" in a stub: it is neither an absolute URL (scheme://host/path) nor a path starting with \"/\". Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
-    ),
-    (
-      "https:///breeds",
-      "Invalid URL \"https:///breeds\" in a stub: it has no host. Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
-    ),
-    (
-      "https://a.com:99999/x",
-      "Invalid URL \"https://a.com:99999/x\" in a stub: the port \"99999\" is not a number from 1 to 65535. Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
-    ),
-    (
-      "",
-      "Invalid URL \"\" in a stub: it is empty. Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
-    ),
-  ])
-  func invalidURLsGiveAClearProblem(url: String, message: String) {
+  @Test(
+    arguments: Example.list([
+      (
+        "ht tp://x",
+        "Invalid URL \"ht tp://x\" in a stub: it contains a space at offset 2; percent-encode it (a space is %20). Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
+      ),
+      (
+        "breeds.json",
+        "Invalid URL \"breeds.json\" in a stub: it is neither an absolute URL (scheme://host/path) nor a path starting with \"/\". Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
+      ),
+      (
+        "https:///breeds",
+        "Invalid URL \"https:///breeds\" in a stub: it has no host. Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
+      ),
+      (
+        "https://a.com:99999/x",
+        "Invalid URL \"https://a.com:99999/x\" in a stub: the port \"99999\" is not a number from 1 to 65535. Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
+      ),
+      (
+        "",
+        "Invalid URL \"\" in a stub: it is empty. Write an absolute URL such as \"https://api.example.com/breeds.json\" or a path such as \"/breeds.json\"."
+      ),
+    ]))
+  func invalidURLsGiveAClearProblem(example: Example<String, String>) {
+    let (url, message) = (example.input, example.expected)
     let matcher = Matcher.get(url)
     #expect(matcher.problem?.message == message)
     #expect(!matcher.matches(request("https://a.com/breeds")))

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The cassette writer tells an unchanged file by its identity (device, inode, size, time), which no
 /// public call shows.

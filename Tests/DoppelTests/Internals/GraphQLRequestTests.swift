@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// How a request is read as a GraphQL operation: its summary in near-miss reports and the operation
 /// name found in a document.
@@ -24,21 +28,23 @@ import Testing
   }
 
   @Test(
-    arguments: [
-      ("query Breeds { breeds { name } }", "Breeds"),
-      ("mutation AddBreed($name: String!) { addBreed(name: $name) { id } }", "AddBreed"),
-      ("subscription BreedAdded { breedAdded { name } }", "BreedAdded"),
-      ("# query Commented\nquery Real { a }", "Real"),
-      ("fragment Parts on Breed { name }\nquery WithFragment { breeds { ...Parts } }", "WithFragment"),
-      (#"query Named { search(text: "query Inner {") { id } }"#, "Named"),
-      (#"{ search(text: """query Inner""") { id } } query Second { b }"#, "Second"),
-      ("{ breeds { query } }", nil),
-      ("query { breeds }", nil),
-      ("query($page: Int) { breeds(page: $page) }", nil),
-      ("", nil),
-      ("not graphql at all {{{", nil),
-    ] as [(String, String?)])
-  func findsTheFirstOperationName(document: String, name: String?) {
+    arguments: Example.list(
+      [
+        ("query Breeds { breeds { name } }", "Breeds"),
+        ("mutation AddBreed($name: String!) { addBreed(name: $name) { id } }", "AddBreed"),
+        ("subscription BreedAdded { breedAdded { name } }", "BreedAdded"),
+        ("# query Commented\nquery Real { a }", "Real"),
+        ("fragment Parts on Breed { name }\nquery WithFragment { breeds { ...Parts } }", "WithFragment"),
+        (#"query Named { search(text: "query Inner {") { id } }"#, "Named"),
+        (#"{ search(text: """query Inner""") { id } } query Second { b }"#, "Second"),
+        ("{ breeds { query } }", nil),
+        ("query { breeds }", nil),
+        ("query($page: Int) { breeds(page: $page) }", nil),
+        ("", nil),
+        ("not graphql at all {{{", nil),
+      ] as [(String, String?)]))
+  func findsTheFirstOperationName(example: Example<String, String?>) {
+    let (document, name) = (example.input, example.expected)
     #expect(GraphQLRequest.operationName(inDocument: document) == name)
   }
 }

@@ -1,7 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// Issue 29: every kind of secret `doppel record` once wrote in clear, in bodies of every encoding,
 /// is redacted, and linted exactly where it would be redacted.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// SHA-256 and the gzip, zlib and DEFLATE decoders that let redaction scan compressed bodies:
 /// right on known vectors, and bounded on malformed input and decompression bombs.
@@ -26,6 +30,21 @@ import Testing
     #expect(
       SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
         == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+
+  /// The digest made a piece at a time (as an upstream's answer spooled to disk is hashed), in
+  /// pieces that straddle the 64-byte blocks, is the digest of the whole.
+  @Test func sha256InPiecesIsTheDigestOfTheWhole() {
+    let message = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    for size in [1, 7, 63, 64, 65, 333] {
+      var hasher = SHA256.Hasher()
+      var start = 0
+      while start < message.count {
+        hasher.update(message[start..<min(start + size, message.count)])
+        start += size
+      }
+      #expect(hasher.finishHex() == SHA256.hex(message), "pieces of \(size)")
+    }
   }
 
   static let gzip = bytes(

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The URLSession door hands an immediate answer's steps over without building beats; they must be
 /// the steps the beats would give.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The RFC 6901 pointers behind `Cassette.Matching.ignoringJSONFields(_:)`: an internal helper
 /// whose escapes (`~0`, `~1`) are hard to reach one by one through a cassette.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The journal's storage (`JournalStorage`): order, slots and reads across the chunks it grows by,
 /// which only a journal longer than one chunk shows and no public call can size.

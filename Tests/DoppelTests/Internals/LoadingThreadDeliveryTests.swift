@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The URLSession door's Apple-platform delivery (``Platform/Delivery/loadingThread``), driven on
 /// Linux: the protocol is made for a route that follows Apple's contract, started on a thread of

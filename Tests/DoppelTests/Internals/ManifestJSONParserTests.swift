@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The positioned JSON reader behind manifest errors.
 @Suite struct ManifestJSONParserTests {
@@ -52,7 +56,7 @@ import Testing
   }
 
   @Test(
-    arguments: [
+    arguments: Example.list([
       ("", "1:1: the file is empty; a manifest is a JSON object such as {\"stubs\": []}"),
       ("{\"a\": 1,}", "1:9: expected a key after \",\", found \"}\"; JSON does not allow a trailing comma"),
       ("[1, 2,]", "1:7: expected a value after \",\", found \"]\"; JSON does not allow a trailing comma"),
@@ -88,8 +92,9 @@ import Testing
       ("{\"a\": [1, 2", "1:12: the file ends inside an array; a \"]\" is missing"),
       ("{\"a\": 1", "1:8: the file ends inside an object; a \"}\" is missing"),
       ("{\"a\":", "1:6: the file ends where a value was expected"),
-    ])
-  func reportsSyntaxErrorsWithTheirPosition(text: String, expected: String) {
+    ]))
+  func reportsSyntaxErrorsWithTheirPosition(example: Example<String, String>) {
+    let (text, expected) = (example.input, example.expected)
     #expect(failure(text) == expected)
   }
 

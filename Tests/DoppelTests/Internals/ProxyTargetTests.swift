@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The URL a proxy stub forwards to: the upstream with the request's path and query appended.
 @Suite struct ProxyTargetTests {

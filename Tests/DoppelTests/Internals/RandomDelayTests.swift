@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The random delays and failure rates as the engine holds them: the draws from a seed, their bounds,
 /// and what DoppelRemote sends of them.

@@ -1,6 +1,10 @@
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// Positions in errors are exact however long the line: the column counts Unicode scalars from 1.
 @Suite struct TextPositionTests {

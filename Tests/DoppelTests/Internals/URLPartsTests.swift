@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// `URLParts` splits plain URLs itself for speed; whatever it reports must be what `URL` reports.
 @Suite("URL parts")

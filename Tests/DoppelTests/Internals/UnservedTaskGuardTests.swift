@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import Doppel
+@testable import DoppelCore
+@testable import DoppelManifest
+@testable import DoppelRecording
+@testable import DoppelToolkit
 
 /// The Apple-platform defences against tasks URLSession does not hand to a backend's protocol,
 /// driven on Linux with real task objects (on Linux a backend's session is a ``DoppelSession``
