@@ -1,5 +1,6 @@
 #if Server
   import ArgumentParser
+  import Doppel
   import Foundation
 
   /// `doppel`: the stub server and its tools on the command line.
@@ -14,16 +15,19 @@
           doppel serve doppel.json --scenario empty --port 8080
           doppel serve recorded.har
           doppel record --upstream https://api.example.com --out api.har
+          doppel convert recorded.har --to-manifest doppel.json
           doppel lint doppel.json recorded.har
           doppel drift recorded.har --against https://staging.example.com
           doppel serve --tls doppel.json
           doppel trust
         """,
-      subcommands: [Serve.self, Record.self, Lint.self, Drift.self, Trust.self]
+      version: DoppelVersion.description,
+      subcommands: [Serve.self, Record.self, Convert.self, Lint.self, Drift.self, Trust.self]
     )
 
     static func main() async {
       do {
+        try suggestSubcommand(for: Array(CommandLine.arguments.dropFirst()))
         var command = try parseAsRoot()
         if var command = command as? any AsyncParsableCommand {
           try await command.run()
@@ -33,6 +37,17 @@
       } catch {
         exit(withError: error)
       }
+    }
+
+    /// Refuses a first argument that is no subcommand (`doppel srve`), naming the closest one;
+    /// ArgumentParser suggests the closest option for an option's typo, but not a subcommand.
+    static func suggestSubcommand(for arguments: [String]) throws {
+      guard let first = arguments.first, !first.hasPrefix("-") else { return }
+      let names = configuration.subcommands.map { $0._commandName } + ["help"]
+      guard !names.contains(first) else { return }
+      let closest = Suggestion.closest(to: first, in: names).map { " Did you mean '\($0)'?" } ?? ""
+      throw ValidationError(
+        "Unknown subcommand '\(first)'.\(closest) The subcommands are: \(names.dropLast().joined(separator: ", ")).")
     }
   }
 #else

@@ -48,8 +48,9 @@
       configuration.timeoutIntervalForResource = settings.timeout
       configuration.httpCookieStorage = nil
       configuration.urlCache = nil
-      // Redirects are not followed: a moved endpoint shows as a changed status.
-      let session = URLSession(configuration: configuration, delegate: RefusingRedirects(), delegateQueue: nil)
+      // Redirects are not followed: a moved endpoint shows as a changed status. Bodies arrive in
+      // pieces, and one over 16 MiB decoded is not fetched to the end (the target fails).
+      let session = UpstreamFetch.makeSession(configuration: configuration)
       defer { session.finishTasksAndInvalidate() }
       var outcomes = [Outcome?](repeating: nil, count: targets.count)
       await withTaskGroup(of: (Int, Outcome).self) { group in
@@ -102,7 +103,7 @@
       request.httpBody = target.body
       let live: Answer
       do {
-        let (body, response) = try await session.data(for: request)
+        let (response, body) = try await UpstreamFetch.data(for: request, through: session)
         guard let http = response as? HTTPURLResponse else { return .failed("the answer is not HTTP") }
         live = Answer(http, body: body)
       } catch {
@@ -163,6 +164,11 @@
     /// Why a request failed, for people: `could not connect to 127.0.0.1:9 (connection refused)`.
     static func failure(_ error: any Error, url: URL, timeout: Double) -> String {
       let host = url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+      if let error = error as? DoppelError {
+        // "The answer to … is more than 16 MiB once decoded, …": a clause after "failed: ".
+        let clause = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+        return clause.prefix(1).lowercased() + clause.dropFirst()
+      }
       guard let urlError = error as? URLError else { return "could not reach \(host): \(error)" }
       switch urlError.code {
       case .cannotConnectToHost: return "could not connect to \(host) (connection refused)"

@@ -88,6 +88,7 @@
     func run() throws {
       var problems: [String] = []
       var troubled = 0
+      var warnings: [String] = []
       var unusableDocument = false
       #if OpenAPI
         var document: OpenAPIDocument?
@@ -128,7 +129,10 @@
         #endif
         if !found.isEmpty { troubled += 1 }
         problems += Self.inFileOrder(found)
+        warnings += Self.warnings(path)
       }
+      // What is served as written but likely a mistake does not fail the check.
+      for warning in warnings { Console.out(warning) }
       for problem in problems { Console.out(problem) }
       if !problems.isEmpty {
         Console.error(
@@ -136,7 +140,18 @@
         )
       }
       guard problems.isEmpty, !unusableDocument else { throw ExitCode(1) }
-      Console.out("No problems in \(files.count) \(files.count == 1 ? "file" : "files").")
+      let warned = warnings.isEmpty ? "" : " (\(warnings.count) \(warnings.count == 1 ? "warning" : "warnings"))"
+      Console.out("No problems in \(files.count) \(files.count == 1 ? "file" : "files")\(warned).")
+    }
+
+    /// The warnings of a manifest that loads: what it serves as written but is likely a mistake,
+    /// such as a method no registry knows.
+    static func warnings(_ path: String) -> [String] {
+      let url = URL(fileURLWithPath: path)
+      guard url.pathExtension.lowercased() != "har", !ServeInputs.isOpenAPIDocument(url),
+        !ServeInputs.isGraphQLSchema(url), let manifest = try? Manifest.load(contentsOf: url)
+      else { return [] }
+      return manifest.warnings
     }
 
     /// The problems of one file in the order of their positions (`file:line:column: …`), those

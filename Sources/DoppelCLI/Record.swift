@@ -19,11 +19,16 @@
         with the --redact options, keep a name with --keep). Bodies are scanned in
         every encoding: base64, gzip and deflate (decoded), binary (its text runs);
         a body that cannot be scanned is written as its SHA-256 digest unless
-        --keep-unscannable-bodies. Request lines are printed with the same secrets
-        redacted. The cassette is written as requests come and when you press Ctrl-C.
+        --keep-unscannable-bodies. An answer of more than 16 MiB once decoded is
+        never held in memory: the client gets it from a temporary file, and the
+        cassette keeps its length and SHA-256. Request lines are printed with the same
+        secrets redacted. The cassette is written as requests come and when you press
+        Ctrl-C, which ends the recording within 2 s (an answer still coming is cut
+        off and not recorded).
         Another recorder may write the same cassette meanwhile: each write locks the
         file and keeps the other's entries. Serve it afterwards with
-        `doppel serve FILE.har`.
+        `doppel serve FILE.har`. With --to-manifest, the cassette is also written
+        as a manifest when recording ends, as doppel convert writes it.
 
         Only requests whose Host is a loopback name or address, or an --allow-host
         name, are forwarded: another gets a 403, so that a web page that made its
@@ -43,6 +48,9 @@
 
     @OptionGroup
     var listen: ListenOptions
+
+    @OptionGroup(title: "Writing a manifest too, when recording ends")
+    var manifestOutput: ManifestOutputOptions
 
     @Option(name: .customLong("redact-header"), help: "Also redact this header (repeatable).")
     var redactHeaders: [String] = []
@@ -107,6 +115,9 @@
       var configuration = StubServer.Configuration()
       configuration.allowsNonLoopback = listen.allowRemote
       configuration.origin = .fixed(upstreamURL)
+      // Ctrl-C ends the recording within 2 s: an answer still coming after half a second is cut
+      // off (and not recorded); every one that completed is saved.
+      configuration.shutdownGracePeriod = .milliseconds(500)
       if !quiet { configuration.onRequest = { Console.out(redaction.redact(line: $0.description)) } }
       configuration.admin.pathPrefix = admin ? "/__doppel/" : nil
       // The journal holds real traffic: the admin API shows it redacted as the cassette is.
@@ -128,6 +139,8 @@
       let serving = Task { await server.run() }
       let signals = SignalWatcher { _ in serving.cancel() }
       defer { signals.cancel() }
+      // An answer still being sent from a spool file when the server stops would leave the file.
+      defer { SpoolFiles.deleteAll() }
       let saving = Task {
         while !Task.isCancelled {
           try? await Task.sleep(for: .milliseconds(500))
@@ -138,6 +151,7 @@
       saving.cancel()
       try recorder.save()
       Console.out("Saved \(recorder.count) \(recorder.count == 1 ? "exchange" : "exchanges") to \(out).")
+      try manifestOutput.write(Cassette.load(from: outURL), source: outURL.lastPathComponent, redaction: redaction)
       let skipped = recorder.skippedStubAnswers
       if skipped > 0 {
         Console.out(
@@ -202,9 +216,13 @@
             break
           }
           if let response = entry.response {
-            if let recorded = try? HAREntry(request: entry.request, response: response) {
+            if let recorded = try? HAREntry.recorded(
+              request: entry.request, response: response, omitted: entry.omittedResponseBody)
+            {
               state.pending.append(recorded)
             }
+          } else if let error = entry.error as? URLError, error.code == .cancelled {
+            // Cut off by Ctrl-C (or by its client going away): it did not complete.
           } else if let error = entry.error {
             state.pending.append(HAREntry(request: entry.request, error: error))
           } else if !finished {

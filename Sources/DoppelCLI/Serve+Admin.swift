@@ -6,12 +6,20 @@
 
   extension Serve {
     /// The admin API's prefix, or `nil` for off: `/__doppel/` unless `--admin-prefix` says
-    /// otherwise, and off with `--allow-remote` unless asked for, since anyone who reaches the
-    /// server could then add stubs (and a stub can serve any file the server can read).
+    /// otherwise, and with `--allow-remote` off unless a token is given, since anyone who reaches
+    /// the server could then add stubs (and a stub can serve any file the server can read); the
+    /// server refuses to serve it beyond loopback without a token.
     var effectiveAdminPrefix: String? {
-      guard let adminPrefix else { return listen.allowRemote ? nil : "/__doppel/" }
+      guard let adminPrefix else { return listen.allowRemote && !givesAnyToken ? nil : "/__doppel/" }
       return adminPrefix == "off" ? nil : adminPrefix
     }
+
+    /// Whether an option or `DOPPEL_ADMIN_TOKEN` gives the admin API a token.
+    var givesAnyToken: Bool { ((try? trust.resolvedToken()) ?? nil) != nil }
+
+    /// The line `doppel serve --allow-remote` prints when the admin API is off for want of a token.
+    static let remoteAdminOffLine =
+      "The admin API is off: the server may listen beyond loopback (--allow-remote), where the admin API needs a token. Give one with --admin-token-file <path> or DOPPEL_ADMIN_TOKEN to turn it on."
 
     /// The summary of the inputs as last loaded, for the "Reloaded" line.
     static let lastSummary = Locked("")

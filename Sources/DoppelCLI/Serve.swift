@@ -18,7 +18,7 @@
                      [--admin-token-file <path>] [--admin-files <dir>]
                      [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
                      [--validate <refuse|report>] [--examples <conforming|as-is>]
-                     [--strict] [--[no-]watch] [--quiet]
+                     [--seed <seed>] [--strict] [--[no-]watch] [--quiet]
         """,
       discussion: """
         Prints the server's URL on the first line, then one line per request with what answered it:
@@ -148,6 +148,12 @@
     )
     var examples: ExampleHandling = .conforming
 
+    @Option(
+      help:
+        "The seed of the values made up for answers (OpenAPI documents, GraphQL schemas, random stubs): the same seed gives the same answers. Default: a manifest's seed, else 0."
+    )
+    var seed: UInt64?
+
     /// What `--examples` asks for.
     enum ExampleHandling: String, ExpressibleByArgument, CaseIterable {
       case conforming
@@ -159,7 +165,7 @@
 
     @Option(
       help:
-        "The path prefix of the admin API (JSON: stubs, scenario, state, requests, verify, reset), or off. Default: /__doppel/, off with --allow-remote."
+        "The path prefix of the admin API (JSON: stubs, scenario, state, requests, verify, reset), or off. Default: /__doppel/; with --allow-remote, off unless a token is given."
     )
     var adminPrefix: String?
 
@@ -254,7 +260,10 @@
         paths: inputs.isEmpty ? ["."] : inputs, scenario: scenario ?? environment.flatMap { $0.isEmpty ? nil : $0 },
         matching: cassettes.matching, replayingTimings: cassettes.replayTimings,
         documentOptions: ServeInputs.DocumentOptions(
-          answersInvalidRequests: validation == .report, examplesAsIs: examples == .asIs), strict: strict)
+          answersInvalidRequests: validation == .report, examplesAsIs: examples == .asIs, seed: seed),
+        strict: strict,
+        scenarioSource: scenario != nil
+          ? "from --scenario" : "from the \(ScenarioSelection.environmentVariable) environment variable")
       let loaded = try inputs.load()
       #if GraphQL
         for warning in loaded.graphQL.warnings { Console.error(warning) }
@@ -282,6 +291,8 @@
       configuration.webSocketIdleTimeout = try Self.timeout(
         webSocketIdleTimeout, option: "--websocket-idle-timeout")
       configuration.maximumConnections = maxConnections
+      // Ctrl-C ends the server within 2 s: an answer still going after half a second is cut off.
+      configuration.shutdownGracePeriod = .milliseconds(500)
       configuration.maximumHeadSize = maxHeadKibibytes * 1024
       if let origin { configuration.origin = .fixed(try Self.parseOrigin(origin, option: "--origin")) }
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
@@ -295,10 +306,14 @@
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
       // What a document does that the standard does not allow (--strict refuses it).
       for warning in loaded.openAPI.warnings { Console.error(warning) }
+      for warning in loaded.manifestWarnings { Console.error(warning) }
       #if TLS
         if let authority { Console.out(TLSOptions.authorityLine(authority)) }
       #endif
       if let generated, effectiveAdminPrefix != nil { Console.out(AdminTrustOptions.tokenLine(generated)) }
+      if listen.allowRemote && adminPrefix == nil && effectiveAdminPrefix == nil {
+        Console.out(Self.remoteAdminOffLine)
+      }
       if adminPort != nil, let adminURL = server.adminURL {
         Console.out("The admin API is at \(adminURL.absoluteString)")
       }
@@ -309,6 +324,8 @@
       let serving = Task { await server.run() }
       let signals = SignalWatcher { _ in serving.cancel() }
       defer { signals.cancel() }
+      // An answer still being sent from a spool file when the server stops would leave the file.
+      defer { SpoolFiles.deleteAll() }
       let watching = watch ? Task { await Self.watch(inputs, server: server) } : nil
       await serving.value
       watching?.cancel()

@@ -98,10 +98,13 @@
         #endif
       }
 
-      /// Serves each schema at ``path``, answering only requests no other stub takes.
-      func addStubs(to backend: Backend) {
+      /// Serves each schema at ``path``, answering only requests no other stub takes, with values
+      /// made from `seed`.
+      func addStubs(to backend: Backend, seed: UInt64) {
         #if GraphQL
-          for (_, schema) in schemas { backend.addStub(from: schema, at: .path(Self.path)) }
+          for (_, schema) in schemas {
+            backend.addStub(from: schema, at: .path(Self.path), mocks: GraphQLMocks(seed: seed))
+          }
         #endif
       }
 

@@ -111,7 +111,7 @@
             var selection = ScenarioSelection.base
             if let scenario, document.exampleNames.contains(scenario) { selection = .named(scenario) }
             try backend.addStubs(
-              from: document, scenario: selection,
+              from: document, scenario: selection, seed: options.seed ?? 0,
               invalidRequests: options.answersInvalidRequests ? .answered : .refused,
               examples: options.examplesAsIs ? .asIs : .conforming)
           }

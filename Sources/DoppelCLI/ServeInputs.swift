@@ -25,10 +25,16 @@
       var answersInvalidRequests = false
       /// Whether examples that break their own schema are served as written (`--examples as-is`).
       var examplesAsIs = false
+      /// The seed of the values generated for answers from documents and schemas, and of the
+      /// backend's random answers (`--seed`); `nil` keeps each input's own (a manifest's `seed`,
+      /// else 0).
+      var seed: UInt64?
     }
     /// Whether a document with a deviation that is otherwise served with a warning (an OpenAPI
     /// operation written as a `$ref`, a GraphQL field defined twice) is refused (`--strict`).
     var strict = false
+    /// Where ``scenario`` came from, for the message when no input has it.
+    var scenarioSource = "from --scenario"
 
     /// A loaded backend and a description of what it serves.
     struct Loaded {
@@ -42,6 +48,8 @@
       var openAPI = OpenAPIInputs()
       /// The GraphQL schemas among the inputs and those the manifests serve.
       var graphQL = GraphQLInputs()
+      /// What the manifests serve as written but is likely a mistake (``Manifest/warnings``).
+      var manifestWarnings: [String] = []
     }
 
     /// Loads every input into a new backend.
@@ -80,16 +88,17 @@
       if let scenario, !documents.exampleNames.contains(scenario) {
         if !documents.isEmpty && !manifests.contains(where: { $0.manifest.scenarioNames.contains(scenario) }) {
           throw Self.unknownScenario(
-            scenario, manifests: manifests.flatMap(\.manifest.scenarioNames), examples: documents.exampleNames)
+            scenario, source: scenarioSource, manifests: manifests.flatMap(\.manifest.scenarioNames),
+            examples: documents.exampleNames)
         }
         guard let first = manifests.first?.manifest else {
           throw DoppelError.usage(
-            "--scenario \(scenario) needs a manifest with scenarios; the inputs are cassettes only. Remove --scenario, or add the manifest."
+            "The scenario \(scenario) (\(scenarioSource)) needs a manifest with scenarios; the inputs are cassettes only. Remove --scenario, or add the manifest."
           )
         }
         if !manifests.contains(where: { $0.manifest.scenarioNames.contains(scenario) }) {
           // The manifest's own error names the scenarios it has and the closest one.
-          _ = try first.resolveScenario(.named(scenario))
+          _ = try first.resolveScenario(.named(scenario, source: scenarioSource))
         }
       }
       /// The scenario served of `manifest`: `scenario` when the manifest has it.
@@ -126,8 +135,9 @@
             name: url.lastPathComponent, path: url.path, entryLines: lines)
         }
       }
+      if let seed = documentOptions.seed { backend.seed = seed }
       try documents.addStubs(to: backend, scenario: scenario, options: documentOptions)
-      schemas.addStubs(to: backend)
+      schemas.addStubs(to: backend, seed: documentOptions.seed ?? 0)
       for (_, manifest) in manifests {
         if let entry = manifest.graphQL(for: scenarioName(manifest)) {
           schemas.note(entry)
@@ -161,16 +171,19 @@
       }
       return Loaded(
         backend: backend, summary: parts.joined(separator: ", ") + ": \(count) \(count == 1 ? "stub" : "stubs")",
-        scenarioNames: names, openAPI: documents, graphQL: schemas)
+        scenarioNames: names, openAPI: documents, graphQL: schemas,
+        manifestWarnings: manifests.flatMap(\.manifest.warnings))
     }
 
     /// A scenario that is neither a manifest's nor a named example of an OpenAPI document.
-    private static func unknownScenario(_ scenario: String, manifests: [String], examples: [String]) -> DoppelError {
+    private static func unknownScenario(
+      _ scenario: String, source: String, manifests: [String], examples: [String]
+    ) -> DoppelError {
       func list(_ names: [String]) -> String {
         names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
       }
       return DoppelError(
-        "There is no scenario \"\(scenario)\" in the inputs: the manifests' scenarios are \(list(manifests)), and the OpenAPI documents' named examples are \(list(examples)). Use one of those, or add an example named \"\(scenario)\" under a response's `examples`."
+        "There is no scenario \"\(scenario)\" (\(source)) in the inputs: the manifests' scenarios are \(list(manifests)), and the OpenAPI documents' named examples are \(list(examples)). Use one of those, or add an example named \"\(scenario)\" under a response's `examples`."
       )
     }
 

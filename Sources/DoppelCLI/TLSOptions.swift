@@ -28,7 +28,9 @@
         throw ValidationError("--tls-name \(names[0]) names a certificate, and there is none without --tls; add --tls.")
       }
       #if TLS
-        for name in names where !LocalCertificateAuthority.permits(name) {
+        // An IP address may be one the authority was made to allow (doppel trust --allow-ip): it
+        // is checked against the authority itself when the server starts.
+        for name in names where !LocalCertificateAuthority.permits(name) && !Self.isIPAddress(name) {
           throw ValidationError(
             "--tls-name \(name) is not a name the local certificate authority may sign for: it signs only for localhost and names under .localhost, 127.0.0.0/8, ::1 and 10.0.2.2 (an Android emulator's address for this computer), so that its key, kept on disk, cannot be used for a real site."
           )
@@ -43,8 +45,21 @@
       func apply(to configuration: inout StubServer.Configuration) throws -> LocalCertificateAuthority? {
         guard tls else { return nil }
         let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
+        for name in names where !authority.permits(name) {
+          throw ValidationError(
+            "--tls-name \(name) is not an address the local certificate authority may sign for: it signs only for localhost and names under .localhost and \(authority.permittedAddressRanges.joined(separator: ", ")). For an address of this computer on your network, make a new authority that allows it: doppel trust --remove, then doppel trust --allow-ip \(name)."
+          )
+        }
+        if let outdated = authority.outdatedReason { Console.error(outdated) }
         configuration.tls = StubServer.TLS(authority: authority, additionalNames: names)
         return authority
+      }
+
+      /// Whether `name` is an IPv4 or IPv6 address (in brackets or not).
+      static func isIPAddress(_ name: String) -> Bool {
+        let bare = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
+        return bare.contains(":")
+          || (bare.split(separator: ".").count == 4 && bare.allSatisfy { $0.isNumber || $0 == "." })
       }
 
       /// The line `doppel serve --tls` prints about the authority.

@@ -4,39 +4,67 @@
   import DoppelServer
   import Foundation
 
-  /// `doppel trust`: where the local certificate authority is, and how to trust it.
+  /// `doppel trust`: where the local certificate authority is, and how to trust it (or, with
+  /// `--remove`, how to stop).
   struct Trust: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Print the local certificate authority's file and how to trust it.",
+      abstract: "Print the local certificate authority's file and how to trust it, or remove it.",
       discussion: """
         doppel serve --tls uses a certificate signed by a certificate authority of
         your own, made once (by this command or the first doppel serve --tls) and
         kept in $DOPPEL_HOME, or else ~/Library/Application Support/Doppel on macOS
         and $XDG_DATA_HOME/doppel or ~/.local/share/doppel elsewhere. Its key file
-        is readable by you only. It signs only for localhost, 127.0.0.0/8, ::1
-        and 10.0.2.2, and its certificate permits no name outside localhost, so
-        that its key cannot impersonate a real site's name.
+        is readable by you only (a key or folder others can read is refused). Its
+        certificate, valid for 825 days, permits only DNS names under localhost and
+        the addresses 127.0.0.0/8, ::1, 10.0.2.2 and those given with --allow-ip
+        when it is made, for server authentication only, so that its key cannot
+        impersonate a real site, sign e-mail or sign code.
 
-        Prints the commands that trust it on macOS, in the booted iOS Simulator
-        and in an Android emulator. To start over, delete doppel-ca.pem and
-        doppel-ca-key.pem in that folder, then trust the new authority.
+        Prints the commands that trust it for TLS only on macOS, Debian and Ubuntu,
+        Fedora, in the booted iOS Simulator and on Android. --remove deletes its key
+        and certificate and prints the commands that remove the trust; it never runs
+        sudo.
         """
     )
+
+    @Option(
+      name: .customLong("allow-ip"),
+      help: ArgumentHelp(
+        "Let a new authority also sign for this IP address, such as this computer's LAN address for a device (repeatable).",
+        valueName: "address"))
+    var allowedAddresses: [String] = []
+
+    @Flag(help: "Delete the authority's key and certificate, and print how to remove the trust given to it.")
+    var remove = false
 
     func validate() throws {
       #if !TLS
         throw ValidationError("doppel trust: \(TLSOptions.traitMessage).")
       #endif
+      if remove && !allowedAddresses.isEmpty {
+        throw ValidationError(
+          "--allow-ip makes an authority and --remove deletes it; run doppel trust --remove, then doppel trust --allow-ip \(allowedAddresses[0])."
+        )
+      }
     }
 
     func run() throws {
       #if TLS
-        let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
+        let folder = LocalCertificateAuthority.defaultFolder()
+        if remove {
+          for line in try Self.remove(folder: folder) { Console.out(line) }
+          return
+        }
+        let authority = try LocalCertificateAuthority(folder: folder, allowedAddresses: allowedAddresses)
         for line in Self.instructions(for: authority) { Console.out(line) }
+        if let outdated = authority.outdatedReason { Console.error(outdated) }
       #endif
     }
 
     #if TLS
+      /// The name of the certificate's file where Linux distributions keep added authorities.
+      static let linuxFileName = "doppel-ca.crt"
+
       /// What `doppel trust` prints.
       static func instructions(for authority: LocalCertificateAuthority) -> [String] {
         let certificate = quoted(authority.certificateFile.path)
@@ -44,14 +72,20 @@
         return [
           "The local certificate authority\(made): \(authority.certificateFile.path)",
           "Its key, readable by you only: \(authority.privateKeyFile.path)",
-          "It signs only for localhost and names under .localhost, 127.0.0.0/8, ::1",
-          "and 10.0.2.2; its certificate permits no name outside localhost, so its key",
-          "cannot impersonate a real site's name.",
+          "It signs only for localhost and names under .localhost, and the addresses",
+          "\(authority.permittedAddressRanges.joined(separator: ", ")); for servers only",
+          "(no e-mail, no code), so its key cannot impersonate a real site.",
           "",
-          "macOS (Safari, Chrome, URLSession; asks for an administrator's password):",
-          "  sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain \(certificate)",
+          "macOS (Safari, Chrome, URLSession; for TLS only; asks for an administrator's password):",
+          "  sudo security add-trusted-cert -d -r trustRoot -p ssl -k /Library/Keychains/System.keychain \(certificate)",
           "or for your user only:",
-          "  security add-trusted-cert -r trustRoot -k ~/Library/Keychains/login.keychain-db \(certificate)",
+          "  security add-trusted-cert -r trustRoot -p ssl -k ~/Library/Keychains/login.keychain-db \(certificate)",
+          "",
+          "Debian, Ubuntu (OpenSSL, curl; the certificate's own usage limits it to TLS servers):",
+          "  sudo cp \(certificate) /usr/local/share/ca-certificates/\(linuxFileName) && sudo update-ca-certificates",
+          "Fedora, RHEL (trusted for TLS servers only):",
+          "  openssl x509 -in \(certificate) -addtrust serverAuth -out /tmp/\(linuxFileName)",
+          "  sudo cp /tmp/\(linuxFileName) /etc/pki/ca-trust/source/\(linuxFileName) && sudo update-ca-trust",
           "",
           "iOS Simulator (the booted one; again for each simulator you use or erase):",
           "  xcrun simctl keychain booted add-root-cert \(certificate)",
@@ -62,8 +96,48 @@
           "then Encryption & credentials > Install a certificate > CA certificate > doppel-ca.crt.",
           "Apps trust a user's CA only when their network security config says so:",
           #"  <debug-overrides><trust-anchors><certificates src="user"/></trust-anchors></debug-overrides>"#,
+          "A device on your network: make the authority with doppel trust --allow-ip <this computer's address>,",
+          "and serve with --tls --tls-name <that address>.",
           "",
-          "To stop trusting it on macOS: sudo security remove-trusted-cert -d \(certificate)",
+          "To stop trusting it and delete its key: doppel trust --remove",
+        ]
+      }
+
+      /// Deletes the authority in `folder` and returns what `doppel trust --remove` prints: the
+      /// files deleted, then the commands that remove the trust on each platform.
+      static func remove(folder: URL) throws -> [String] {
+        let certificateFile = folder.appendingPathComponent(LocalCertificateAuthority.certificateFileName)
+        // Read before the files go: macOS names the certificate by its SHA-1 digest.
+        let digest = (try? LocalCertificateAuthority.certificateSHA1(ofPEMFile: certificateFile)) ?? "<SHA-1>"
+        let removed = try LocalCertificateAuthority.remove(folder: folder)
+        guard !removed.isEmpty else {
+          return [
+            "There is no local certificate authority in \(folder.path): nothing to delete.",
+            "If you trusted one before, remove that trust as below.",
+          ] + removalSteps(digest: digest)
+        }
+        return removed.map { "Deleted \($0.path)" } + [
+          "Its key is gone, so nothing new can be signed with it. Remove the trust you gave it",
+          "(doppel never runs these for you):",
+        ] + removalSteps(digest: digest)
+      }
+
+      /// The commands that remove the trust given to the authority whose SHA-1 digest is `digest`.
+      static func removalSteps(digest: String) -> [String] {
+        [
+          "",
+          "macOS, the System keychain (and its trust settings):",
+          "  sudo security delete-certificate -Z \(digest) -t /Library/Keychains/System.keychain",
+          "macOS, your login keychain:",
+          "  security delete-certificate -Z \(digest) -t ~/Library/Keychains/login.keychain-db",
+          "Debian, Ubuntu:",
+          "  sudo rm /usr/local/share/ca-certificates/\(linuxFileName) && sudo update-ca-certificates --fresh",
+          "Fedora, RHEL:",
+          "  sudo rm /etc/pki/ca-trust/source/\(linuxFileName) && sudo update-ca-trust",
+          "iOS Simulator (removes every certificate added to the booted one):",
+          "  xcrun simctl keychain booted reset",
+          "Android: Settings > Security > Encryption & credentials > Trusted credentials > User,",
+          "then Doppel local development CA > Remove (and delete Download/doppel-ca.crt).",
         ]
       }
 

@@ -144,6 +144,19 @@
     }
   }
 
+  extension DoppelError.Kind {
+    /// A GraphQL schema, or an operation or answer checked against one.
+    public static let graphQL = DoppelError.Kind("graphQL")
+  }
+
+  extension GraphQLSchemaError: DoppelErrorConvertible {
+    /// The error as a `DoppelError` of kind `graphQL`: its description as the message, and its
+    /// file, line and column as the location.
+    package var doppelError: DoppelError {
+      DoppelError(description, kind: .graphQL, location: location)
+    }
+  }
+
   /// A GraphQL schema that cannot be used: unreadable, malformed SDL or JSON, a type that is used
   /// but not defined. Its description names the file, the line, the column and the fix.
   public struct GraphQLSchemaError: LocalizedError, Sendable, CustomStringConvertible, Equatable {
@@ -222,6 +235,10 @@
 
     /// `schema.graphql:3:5: the GraphQL schema is invalid: syntax error: Expected Name, found "}". Fix the SDL there.`
     public var description: String { "\(file):\(line):\(column): \(message)" }
+
+    /// The file, line and column as a `CodeLocation`, the shape `DoppelError.location` and
+    /// `OpenAPIError.location` have too.
+    public var location: CodeLocation { CodeLocation(fileID: file, filePath: file, line: line, column: column) }
 
     /// The ``description``, so that `localizedDescription` names the file, the line and the fix too.
     public var errorDescription: String? { description }

@@ -3,10 +3,10 @@
   /// schemas needs GraphQLSwift's GraphQL, which Doppel resolves only for packages that ask for it.
   ///
   /// Depend on Doppel with the trait on to serve stubs from a schema and validate against it:
-  /// `.package(url: "https://github.com/doppel-swift/Doppel.git", from: "0.1.0", traits: ["GraphQL"])`.
+  /// `.package(url: "https://github.com/doppel-swift/Doppel.git", from: "0.2.0", traits: ["GraphQL"])`.
   @available(
     *, unavailable,
-    message: "DoppelGraphQL needs the GraphQL trait: .package(url: …, from: \"0.1.0\", traits: [\"GraphQL\"])"
+    message: "DoppelGraphQL needs the GraphQL trait: .package(url: …, from: \"0.2.0\", traits: [\"GraphQL\"])"
   )
   public enum GraphQLSchemaDocument {}
 #endif

@@ -29,7 +29,11 @@
     /// also fits (`/pets/{id}`) whatever their order in the document, then templates with more
     /// literal segments. Each path is served under every server's path (`servers`, with their
     /// variables' defaults). A documented path asked with a method it does not document gets
-    /// 405 with `Allow` and an `application/problem+json` body.
+    /// 405 with `Allow` and an `application/problem+json` body. Served by the stub server, a
+    /// request under those paths that no stub matches gets the document's error shape (the
+    /// schema of its operations' `404` answers, else `4XX`, else `default`) with the near-miss
+    /// report as its message, or an `application/problem+json` whose `detail` is the report; in
+    /// a test it fails and is reported as any unmatched request is.
     ///
     /// A request that breaks the document (a required parameter missing, a value its schema
     /// refuses, missing credentials its `security` requires, a body that does not conform or is
@@ -78,6 +82,12 @@
         )
       }
       var handles: [String: StubHandle] = [:]
+      // A request under the document's servers that no stub takes gets, from the stub server,
+      // the document's error shape (or an RFC 9457 problem) carrying the near-miss report.
+      let shape = document.errorShape()
+      shapeUnmatchedAnswers { request, report, status in
+        document.unmatchedAnswer(for: request, report: report, status: status, shape: shape, seed: seed)
+      }
       // One stub for the methods the document's paths do not document, first so that every
       // operation wins: 405 with `Allow` (204 for OPTIONS). A `HEAD` where `GET` is documented
       // is left to the engine, which answers it as `GET`.

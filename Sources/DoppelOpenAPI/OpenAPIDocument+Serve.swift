@@ -132,8 +132,12 @@
       seed: UInt64, examples: Examples = .conforming
     ) -> Response {
       var headers = HTTPHeaders()
+      // The path's values take part in the seed, so that `/pets/42` always gets the same pet and
+      // `/pets/43` another one.
+      let parameters = request.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
       var generator = ExampleGenerator(
-        table: table, seed: seed ^ SeededRandom.hash("\(operation.name) \(reply.status)"))
+        table: table,
+        seed: seed ^ SeededRandom.hash("\(operation.name) \(reply.status) \(parameters.joined(separator: "&"))"))
       for header in reply.headers where header.name.lowercased() != "content-type" {
         guard header.required || header.example != nil else { continue }
         let value = header.example ?? header.schema.map { generator.value(for: $0) } ?? .string("")
@@ -141,9 +145,6 @@
       }
       guard let media = Self.negotiate(reply.content, accept: request.headers["Accept"]) else {
         return Response(status: status, headers: headers)
-      }
-      if media.isStream {
-        return stream(media, status: status, headers: headers, generator: &generator)
       }
       // The named example asked for, else the example, else the first named one; one that
       // breaks its own schema only with `examples: .asIs`.
@@ -154,7 +155,13 @@
       let usable = candidates.first { candidate in
         examples == .asIs || !brokenExamples.contains(Self.exampleKey(operation, reply, media, candidate.name))
       }
-      let value = usable?.value ?? media.schema.map { generator.value(for: $0) }
+      if media.isStream {
+        return stream(media, example: usable?.value, status: status, headers: headers, generator: &generator)
+      }
+      var value = usable?.value
+      if value == nil, let schema = media.schema {
+        value = echoing(request.pathParameters, in: generator.value(for: schema), schema: schema, generator: generator)
+      }
       let contentType = media.type.contains("*") ? "application/json" : media.type
       guard let value else { return Response(status: status, headers: headers) }
       if media.isJSON {
@@ -164,6 +171,41 @@
         return .data(data, status: status, headers: headers, contentType: contentType)
       }
       return .text(Self.text(value), status: status, headers: headers, contentType: contentType)
+    }
+
+    /// `value` with the request's path parameters where a generated object names them: a
+    /// property of the parameter's name (`petId`, `pet_id`), or `id` for a parameter named like an
+    /// id (`petId`, `pet_id`, `id`), takes the parameter's value when the schema allows it, so that
+    /// `GET /pets/42` answers a pet whose `id` is 42.
+    func echoing(
+      _ parameters: [String: String], in value: JSONValue, schema: Int, generator: ExampleGenerator
+    ) -> JSONValue {
+      guard !parameters.isEmpty, case .object(var fields) = value else { return value }
+      var changed = false
+      for (name, given) in parameters.sorted(by: { $0.key < $1.key }) {
+        let lowered = name.lowercased()
+        var names = [name]
+        if lowered == "id" || lowered.hasSuffix("id") { names.append("id") }
+        for property in names {
+          guard let current = fields[property] else { continue }
+          let replacement: JSONValue
+          switch current {
+          case .number:
+            guard let number = Double(given), number.isFinite else { continue }
+            replacement = .number(number)
+          case .string: replacement = .string(given)
+          default: continue
+          }
+          var candidate = fields
+          candidate[property] = replacement
+          if generator.conforms(.object(candidate), to: schema) {
+            fields = candidate
+            changed = true
+          }
+          break
+        }
+      }
+      return changed ? .object(fields) : value
     }
 
     /// The matcher for requests to `template` under each of the servers' paths.
@@ -243,11 +285,13 @@
     static let streamItems = 3
     static let streamInterval = Duration.milliseconds(100)
 
-    /// A `text/event-stream` or JSON Lines answer: ``streamItems`` items made from the media
-    /// type's `itemSchema` (OpenAPI 3.2), else its schema (an array's `items`); events one every
-    /// ``streamInterval`` on the backend's clock, JSON Lines at once.
+    /// A `text/event-stream` or JSON Lines answer: the items of its example (an array's elements,
+    /// else the one value), else ``streamItems`` items made from the media type's `itemSchema`
+    /// (OpenAPI 3.2), else its schema (an array's `items`); events one every ``streamInterval`` on
+    /// the backend's clock, JSON Lines at once.
     private func stream(
-      _ media: Operation.MediaType, status: Int, headers: HTTPHeaders, generator: inout ExampleGenerator
+      _ media: Operation.MediaType, example: JSONValue?, status: Int, headers: HTTPHeaders,
+      generator: inout ExampleGenerator
     ) -> Response {
       var itemSchema = media.itemSchema ?? media.schema
       if media.itemSchema == nil, let schema = media.schema, let items = table.resolved(schema).items,
@@ -255,9 +299,19 @@
       {
         itemSchema = items
       }
-      let items: [String] = (0..<Self.streamItems).map { _ in
-        guard let itemSchema else { return "{}" }
-        let value = generator.value(for: itemSchema)
+      // An event stream's example written as the wire text (`data: …` lines, a blank line
+      // between events) is played event by event.
+      if media.base == "text/event-stream", case .string(let text)? = example, let events = Self.events(in: text) {
+        return .eventStream(events, every: Self.streamInterval, status: status, headers: headers)
+      }
+      let values: [JSONValue]
+      switch example {
+      case .array(let elements)?: values = elements
+      case let example?: values = [example]
+      case nil:
+        values = (0..<Self.streamItems).map { _ in itemSchema.map { generator.value(for: $0) } ?? .object([:]) }
+      }
+      let items: [String] = values.map { value in
         if case .string(let text) = value, media.base == "text/event-stream" { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -270,6 +324,33 @@
       // JSON Lines at once: one line an item.
       let body = Data(items.map { $0 + "\n" }.joined().utf8)
       return Response.data(body, status: status, headers: headers, contentType: media.type)
+    }
+
+    /// The events of `text` written as an event stream's wire text (fields `id`, `event`, `data`
+    /// and `retry` a line each, a blank line after each event); `nil` when it has no `data:` line.
+    static func events(in text: String) -> [ServerSentEvent]? {
+      var events: [ServerSentEvent] = []
+      let blocks = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
+      for block in blocks {
+        var id: String?
+        var event: String?
+        var data: [String] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: true) {
+          let (field, value) =
+            line.firstIndex(of: ":").map { index in
+              (String(line[..<index]), String(line[line.index(after: index)...]).trimmingPrefix(" "))
+            } ?? (String(line), "")
+          switch field {
+          case "id": id = String(value)
+          case "event": event = String(value)
+          case "data": data.append(String(value))
+          default: break
+          }
+        }
+        guard !data.isEmpty else { continue }
+        events.append(ServerSentEvent(id: id, event: event, data: data.joined(separator: "\n")))
+      }
+      return events.isEmpty ? nil : events
     }
 
     /// 2xx replies first (lowest code first), then the rest in document order.

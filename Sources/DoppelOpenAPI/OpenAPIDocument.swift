@@ -49,6 +49,9 @@
     /// The id of each operation (or `METHOD /path` for one without), in document order.
     public var operationIDs: [String] { operations.map(\.name) }
 
+    /// Each operation's path as the document writes it (`/pets/{petId}`), in document order.
+    package var pathTemplates: [String] { operations.map(\.template) }
+
     /// The names of every named example in the document's responses: the scenarios
     /// ``Doppel/Backend/addStubs(from:scenario:seed:invalidRequests:examples:)`` can select.
     public var exampleNames: [String] {
@@ -126,16 +129,11 @@
     {
       let root = files.main.root
       let file = files.main
-      var writer = StructureWriter(files: files, isVersion31: version.hasPrefix("3.1"), deviations: deviations)
-      writer.write(root, in: file)
-      let data = Data(writer.bytes)
-      do {
-        if version.hasPrefix("3.0") {
-          _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
-        } else {
-          _ = try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
-        }
-      } catch {
+      if let whole = structureError(root, files: files, version: version, deviations: deviations) {
+        // OpenAPIKit decodes paths and components in no fixed order, so that the error it
+        // throws first would change from run to run: the one reported is the first in the
+        // document's order.
+        let error = firstStructureError(root, files: files, version: version) ?? whole
         let described = OpenAPIKit.OpenAPI.Error(from: error)
         let keys = described.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
         // The key path, followed into the files `$ref`s name (as the structure check read them).
@@ -161,6 +159,87 @@
           file: relative, line: line,
           "the document is not valid OpenAPI \(version)\(path): \(Self.plain(described.localizedDescription)). Fix that part of the document."
         )
+      }
+    }
+
+    /// What OpenAPIKit refuses in `root` as a whole, or `nil` when it decodes.
+    private static func structureError(
+      _ root: DocumentNode, files: DocumentFiles, version: String, deviations: Deviations
+    ) -> (any Error)? {
+      var writer = StructureWriter(files: files, isVersion31: version.hasPrefix("3.1"), deviations: deviations)
+      writer.write(root, in: files.main)
+      let data = Data(writer.bytes)
+      do {
+        if version.hasPrefix("3.0") {
+          _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
+        } else {
+          _ = try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+
+    /// The error of the first path (in document order) that OpenAPIKit refuses, else of the first
+    /// component, else `nil`: found by decoding prefixes of the paths without the components but
+    /// the security schemes (OpenAPIKit does not follow `$ref`s while decoding), then of the
+    /// components without the paths, halving each time, so that a refused document costs a few
+    /// decodes more.
+    private static func firstStructureError(_ root: DocumentNode, files: DocumentFiles, version: String)
+      -> (any Error)?
+    {
+      typealias Member = DocumentNode.Member
+      func replacing(_ replacements: [String: DocumentNode]) -> DocumentNode {
+        DocumentNode(
+          value: .object(
+            root.members.map { member in
+              replacements[member.key].map { Member(key: member.key, line: member.line, value: $0) } ?? member
+            }), line: root.line)
+      }
+      func object(_ members: some Collection<Member>, like node: DocumentNode) -> DocumentNode {
+        DocumentNode(value: .object(Array(members)), line: node.line)
+      }
+      func error(_ node: DocumentNode) -> (any Error)? {
+        structureError(node, files: files, version: version, deviations: Deviations())
+      }
+      /// The shortest prefix of `members` whose document `make` builds fails: its error.
+      func firstFailing(_ members: [Member], _ make: (ArraySlice<Member>) -> DocumentNode) -> (any Error)? {
+        guard !members.isEmpty, error(make(members[...])) != nil else { return nil }
+        var (low, high) = (0, members.count)  // a prefix of `high` fails, of `low` does not
+        while high - low > 1 {
+          let middle = (low + high) / 2
+          if error(make(members[..<middle])) != nil { high = middle } else { low = middle }
+        }
+        return error(make(members[(high - 1)..<high]))
+      }
+      let empty = DocumentNode(value: .object([]), line: root.line)
+      // The security schemes stay: OpenAPIKit checks that each requirement names one.
+      let schemes = (root["components"]?.members ?? []).filter { $0.key == "securitySchemes" }
+      let onlySchemes = object(schemes, like: root["components"] ?? empty)
+      if let paths = root["paths"],
+        let found = firstFailing(
+          paths.members, { replacing(["paths": object($0, like: paths), "components": onlySchemes]) })
+      {
+        return found
+      }
+      guard let components = root["components"] else { return nil }
+      // Each component on its own, in document order, under its kind.
+      let flattened = components.members.flatMap { kind in
+        kind.value.members.map { Member(key: kind.key, line: kind.line, value: object([$0], like: kind.value)) }
+      }
+      return firstFailing(flattened) { chosen in
+        // Back under one key per kind, in order.
+        var kinds: [Member] = []
+        for entry in chosen {
+          if let last = kinds.last, last.key == entry.key {
+            kinds[kinds.count - 1] = Member(
+              key: last.key, line: last.line, value: object(last.value.members + entry.value.members, like: last.value))
+          } else {
+            kinds.append(entry)
+          }
+        }
+        return replacing(["paths": empty, "components": object(kinds, like: components)])
       }
     }
 

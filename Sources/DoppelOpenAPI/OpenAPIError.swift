@@ -52,15 +52,27 @@
 
     /// The ``description``, so that `localizedDescription` names the file, the line and the fix too.
     public var errorDescription: String? { description }
+
+    /// The file, line and column as a `CodeLocation`, the shape `DoppelError.location` and
+    /// `GraphQLSchemaError.location` have too (the column is 1 when unknown).
+    public var location: CodeLocation { CodeLocation(fileID: file, filePath: file, line: line, column: column ?? 1) }
+  }
+
+  extension DoppelError.Kind {
+    /// An OpenAPI document, or a request or answer checked against one.
+    public static let openAPI = DoppelError.Kind("openAPI")
+  }
+
+  extension DoppelError {
+    /// An OpenAPI document problem, or a violation of one.
+    package static func openAPI(_ message: String) -> DoppelError { DoppelError(message, kind: .openAPI) }
   }
 
   extension OpenAPIError: DoppelErrorConvertible {
     /// The error as a `DoppelError` of kind `openAPI`: its description as the message, and its
     /// file, line and column as the location.
     package var doppelError: DoppelError {
-      DoppelError(
-        description, kind: .openAPI,
-        location: CodeLocation(fileID: file, filePath: file, line: line, column: column ?? 1))
+      DoppelError(description, kind: .openAPI, location: location)
     }
   }
 #endif

@@ -4,7 +4,9 @@
 
   extension AdminController {
     /// The journal's query parameters.
-    static let requestFilters = ["method", "path", "header", "since", "limit"]
+    static let requestFilters = [
+      "method", "path", "header", "status", "matched", "text", "from", "to", "since", "limit",
+    ]
 
     /// The most entries one answer of `GET requests` holds, unless `limit` asks for fewer: 1,000.
     static let requestPageLimit = 1_000
@@ -19,12 +21,22 @@
     /// matches few of them ends the page there, with `more` and `next` to read on.
     static let requestPageScan = 100_000
 
+    /// The most journal entries one answer of `GET requests` looks at with `text`, which reads each
+    /// entry redacted: 10,000.
+    static let requestTextScan = 10_000
+
     /// How many entries are copied out of the journal at a time while a page is read.
     static let requestWindow = 4_096
 
-    /// `GET requests?method=POST&path=/users/{id}&header=Accept:application/json&since=12`.
+    /// `GET requests?method=POST&path=/users/{id}&header=Accept:application/json&since=12`, and
+    /// `status=4xx`, `matched=false`, `text=…`, `from=` and `to=` (ISO 8601 times).
     func requests(_ query: [URLQueryItem], _ backend: Backend) throws -> Answer {
       var filter: Matcher = .any
+      var statuses: ClosedRange<Int>?
+      var matched: Bool?
+      var text: String?
+      var from: Date?
+      var to: Date?
       var globFilter: String?
       var since = 0
       var pageLimit = Self.requestPageLimit
@@ -57,6 +69,43 @@
             )
           }
           filter = filter && (parts.count > 1 ? .header(name, parts[1]) : .header(name))
+        case "status":
+          let lowered = value.lowercased()
+          if lowered.utf8.count == 3, lowered.hasSuffix("xx"), let digit = Int(lowered.prefix(1)),
+            (1...5).contains(digit)
+          {
+            statuses = (digit * 100)...(digit * 100 + 99)
+          } else if value.utf8.count == 3, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let number = Int(value),
+            (100...599).contains(number)
+          {
+            statuses = number...number
+          } else {
+            throw DoppelError.server(
+              "query: status: \"\(value)\" is not a status or a class of them. Write one such as 404, or a class: 1xx, 2xx, 3xx, 4xx or 5xx."
+            )
+          }
+        case "matched":
+          guard value == "true" || value == "false" else {
+            throw DoppelError.server(
+              "query: matched: \"\(value)\" is not true or false. Write matched=true for the requests a stub answered, matched=false for the others."
+            )
+          }
+          matched = value == "true"
+        case "text":
+          guard !value.isEmpty, value.unicodeScalars.count <= 1_000 else {
+            throw DoppelError.server(
+              "query: text: write 1 to 1000 characters to look for (in the URL, the headers, the body and the near-miss report, as redacted)."
+            )
+          }
+          text = value
+        case "from", "to":
+          guard let date = Self.parseTimestamp(value) else {
+            throw DoppelError.server(
+              "query: \(item.name): \"\(value)\" is not a time. Write it in RFC 3339 (ISO 8601), such as 2025-01-31T09:30:00Z or 2025-01-31T09:30:00.250+01:00."
+            )
+          }
+          if item.name == "from" { from = date } else { to = date }
         case "limit":
           guard let number = Int(value), (1...Self.requestPageLimit).contains(number) else {
             throw DoppelError.server(
@@ -80,6 +129,24 @@
       // One page: at most `pageLimit` entries, about `requestPageBytes`, and `requestPageScan`
       // entries looked at, read from the journal a window at a time, so that neither a long
       // journal nor a filter that matches little costs one request more than that.
+      let redaction = settings.journalRedaction ?? .default
+      let status = unmatchedStatus
+      let scanLimit = text == nil ? Self.requestPageScan : Self.requestTextScan
+      func keeps(_ entry: JournalEntry) -> Bool {
+        if let matched, entry.isMatched != matched { return false }
+        if let from, entry.receivedAt < from { return false }
+        if let to, entry.receivedAt > to { return false }
+        if let statuses {
+          let answered = entry.response?.status ?? (!entry.isMatched && entry.error != nil ? status : nil)
+          guard let answered, statuses.contains(answered) else { return false }
+        }
+        if let text {
+          // In what the dashboard shows: the entry redacted, so that a search cannot find a secret.
+          let shown = Self.describe(entry, index: 0, unmatchedStatus: status, redaction: redaction)
+          return Self.contains(shown, text)
+        }
+        return true
+      }
       var cursor = since
       var dropped: Int?
       var items: [JournalEntry] = []
@@ -96,12 +163,12 @@
           cursor = window.first
           guard !window.entries.isEmpty else { break }
           for entry in window.entries {
-            guard items.count < pageLimit, bytes < Self.requestPageBytes, scanned < Self.requestPageScan else {
+            guard items.count < pageLimit, bytes < Self.requestPageBytes, scanned < scanLimit else {
               more = true
               break reading
             }
             scanned += 1
-            if filter.matches(entry.request) {
+            if filter.matches(entry.request) && keeps(entry) {
               items.append(entry)
               indices.append(cursor)
               bytes += entry.journaledBytes
@@ -116,7 +183,8 @@
         )
       }
       let described = zip(items, indices).map { entry, index in
-        Self.describe(entry, index: index, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction)
+        Self.describe(
+          entry, index: index, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction ?? .default)
       }
       return Answer(
         status: 200,
@@ -181,10 +249,21 @@
       if let error = entry.error {
         object["error"] = .string(redaction.map { $0.redact(line: "\(error)") } ?? "\(error)")
       }
+      object["receivedAt"] = .string(timestamp(entry.receivedAt))
       if let report = entry.unmatchedReport {
         object["nearMiss"] = .string(redaction.map { $0.redact(line: report) } ?? report)
       }
       return .object(object)
+    }
+
+    /// Whether a text of `value` (a key's value, not its name) holds `text`, case-insensitively.
+    static func contains(_ value: JSONValue, _ text: String) -> Bool {
+      switch value {
+      case .string(let string): return string.range(of: text, options: .caseInsensitive) != nil
+      case .array(let items): return items.contains { contains($0, text) }
+      case .object(let fields): return fields.values.contains { contains($0, text) }
+      default: return false
+      }
     }
 
     /// `GET requests.har`: every entry the journal keeps as a HAR 1.2 document, secrets redacted as

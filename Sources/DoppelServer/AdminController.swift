@@ -114,6 +114,9 @@
             return Answer(status: 200, body: ["requests": [], "next": 0, "dropped": 0, "more": false])
           }
           return try requests(query, backend)
+        case ("requests", 2):
+          try allow(method, ["GET"])
+          return try requestDetail(parts[1], backend)
         case ("requests.har", 1):
           try allow(method, ["GET"])
           return try journalHAR(backend)
@@ -219,9 +222,12 @@
     private func describe(_ stub: StubHandle, definition: StubDefinition? = nil) -> JSONValue {
       let definition =
         definition ?? state.withLock { state in state.added.first { $0.handle === stub }?.definition }
+      // What the stubs expect (a header's value, a body) is shown redacted as the journal is:
+      // a stub written to answer one client's token holds that token.
+      let redacts = settings.journalRedaction != .disabled
       var object: [String: JSONValue] = [
         "id": .number(Double(stub.registrationNumber)),
-        "request": .string(stub.matcher.description),
+        "request": .string(redacts ? NearMissReport.described(stub.matcher) : stub.matcher.description),
         "location": .string(stub.location.description),
         "source": .string(definition == nil ? "files" : "admin"),
         "callCount": .number(Double(stub.callCount)),
@@ -231,7 +237,7 @@
       if let state = stub.requiredState { object["requiresState"] = .string(state) }
       if let state = stub.nextState { object["setsState"] = .string(state) }
       if let definition, let json = try? JSONValue(parsing: Data(definition.json.utf8)) {
-        object["definition"] = json
+        object["definition"] = redacts ? NearMissReport.redacted(json) : json
       }
       return .object(object)
     }

@@ -100,8 +100,24 @@
 
         // MARK: The journal
 
+        /** The entries read for the current filter, oldest first (at most `keptEntries`). */
+        let entries = [];
+        /** How many of the newest `entries` are rendered (rows), and how many more "show older" adds. */
+        const pageRows = 200;
+        const keptEntries = 20000;
+        let shown = pageRows;
+        /** How many entries matched the filter since it was set (kept or not). */
+        let matchCount = 0;
+        /** The index of the row that is open, or null. */
+        let openIndex = null;
+        /** The detail of the open row, moved into its row again when the list is rendered anew. */
+        let openDetail = null;
+
         function clearJournal() {
           byId("journal").replaceChildren();
+          entries.length = 0;
+          matchCount = 0;
+          shown = pageRows;
           next = 0;
         }
 
@@ -109,13 +125,23 @@
           return (stub.name ? stub.name + " · " : "") + stub.location;
         }
 
+        function timeOf(entry) {
+          const date = new Date(entry.receivedAt);
+          return isNaN(date.getTime()) ? "" : date.toLocaleTimeString();
+        }
+
         function entryRow(entry) {
           const row = element("li", "entry " + (entry.matched ? "matched" : "unmatched"));
           row.dataset.index = entry.index;
           const line = element("div", "line");
+          line.tabIndex = 0;
+          line.setAttribute("role", "button");
+          line.setAttribute("aria-expanded", String(entry.index === openIndex));
+          line.title = "Open the request and its answer";
           const status = entry.status === undefined ? "—" : entry.status;
           line.append(
             element("span", "index", "#" + entry.index),
+            element("span", "time", timeOf(entry)),
             element("span", "method", entry.method),
             element("span", "url", entry.url),
             element("span", "status s" + String(status).charAt(0), status),
@@ -129,31 +155,237 @@
             by.append("passed through");
           }
           line.append(by);
+          line.addEventListener("click", () => toggle(row, entry.index));
+          line.addEventListener("keydown", (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              toggle(row, entry.index);
+            }
+          });
           row.append(line);
           if (entry.nearMiss) {
             row.append(element("pre", "near-miss", entry.nearMiss));
           } else if (entry.error) {
             row.append(element("div", "error-text", entry.error));
           }
+          if (entry.index === openIndex && openDetail) row.append(openDetail);
           return row;
         }
 
-        async function refreshJournal() {
-          const answer = await call("GET", "requests?since=" + next);
-          if (answer.next < next) {
-            // Cleared since the last read: read it all again.
-            clearJournal();
-            return refreshJournal();
+        // MARK: An opened row
+
+        function toggle(row, index) {
+          const wasOpen = openIndex === index;
+          if (openDetail) openDetail.remove();
+          for (const line of byId("journal").querySelectorAll(".line[aria-expanded=true]")) {
+            line.setAttribute("aria-expanded", "false");
           }
+          openIndex = null;
+          openDetail = null;
+          if (wasOpen) return;
+          openIndex = index;
+          openDetail = element("div", "detail", "Reading #" + index + "…");
+          row.querySelector(".line").setAttribute("aria-expanded", "true");
+          row.append(openDetail);
+          loadDetail(index, openDetail);
+        }
+
+        async function loadDetail(index, box) {
+          try {
+            const detail = await call("GET", "requests/" + index);
+            if (openDetail !== box) return;
+            box.replaceChildren(...detailParts(detail));
+          } catch (error) {
+            if (error instanceof NeedsToken) return;
+            box.replaceChildren(element("p", "error-text", String(error && error.message ? error.message : error)));
+          }
+        }
+
+        function fieldsTable(fields) {
+          const table = element("table", "fields");
+          const body = element("tbody");
+          for (const field of fields) {
+            const row = element("tr");
+            row.append(element("td", "name", field.name), element("td", "value", field.value));
+            body.append(row);
+          }
+          table.append(body);
+          return table;
+        }
+
+        function bodyParts(body) {
+          if (!body) return [element("p", "meta", "no body")];
+          const size = body.size === 1 ? "1 byte" : `${body.size} bytes`;
+          const type = body.mimeType ? body.mimeType + ", " : "";
+          switch (body.kind) {
+            case "json":
+              return [element("p", "meta", `JSON, ${size} (pretty-printed)`), element("pre", "body json", body.text)];
+            case "text":
+              if (body.events) {
+                const list = element("ol", "events");
+                for (const event of body.events) list.append(element("li", "", event));
+                return [element("p", "meta", `${type}${body.events.length} events, ${size}`), list];
+              }
+              return [element("p", "meta", type + size), element("pre", "body", body.text)];
+            case "binary":
+              return [element("p", "meta", `${type}binary, ${size}; the first bytes:`), element("pre", "body hex", body.hexPreview)];
+            case "omitted":
+              return [element("p", "meta", `${size}, not kept by the journal (SHA-256 ${body.sha256})`)];
+            default:
+              return [element("p", "meta", size)];
+          }
+        }
+
+        function detailParts(detail) {
+          const parts = [];
+          const request = detail.request;
+          parts.push(element("h3", "", "Request"));
+          parts.push(element("p", "meta", "received " + new Date(detail.receivedAt).toLocaleString()));
+          parts.push(element("p", "url", request.method + " " + request.url));
+          parts.push(fieldsTable(request.headers));
+          parts.push(...bodyParts(request.body));
+          parts.push(element("h3", "", "Answer"));
+          if (detail.response) {
+            const response = detail.response;
+            parts.push(element("p", "status s" + String(response.status).charAt(0), String(response.status)));
+            parts.push(element("p", "meta", "played back " + response.timing));
+            parts.push(fieldsTable(response.headers));
+            parts.push(...bodyParts(response.body));
+          } else {
+            parts.push(element("p", "meta", detail.pending ? "still being answered" : "no answer"));
+          }
+          if (detail.stub) {
+            const by = element("p", "by-stub");
+            by.append("answered by ", element("span", "location", describeStub(detail.stub)));
+            parts.push(by);
+          }
+          if (detail.nearMiss) parts.push(element("pre", "near-miss", detail.nearMiss));
+          if (detail.error) parts.push(element("div", "error-text", detail.error));
+          if (detail.webSocket) {
+            parts.push(element("h3", "", "WebSocket frames"));
+            const list = element("ol", "frames");
+            for (const frame of detail.webSocket) list.append(element("li", "frame " + frame.from, frame.from + " → " + frame.frame));
+            if (detail.webSocket.length === 0) list.append(element("li", "empty", "none kept"));
+            parts.push(list);
+          }
+          return parts;
+        }
+
+        // MARK: Finding a request
+
+        const filterFields = ["method", "status", "matched", "path", "text", "from", "to"];
+
+        /** The filter's query parameters, `&`-joined, each after a `&`. */
+        function filterQuery() {
+          let query = "";
+          for (const name of filterFields) {
+            let value = byId("filter-" + name).value.trim();
+            if (!value) continue;
+            if (name === "from" || name === "to") {
+              const date = new Date(value);
+              if (isNaN(date.getTime())) continue;
+              value = date.toISOString();
+            }
+            query += "&" + name + "=" + encodeURIComponent(value);
+          }
+          return query;
+        }
+
+        function isFiltered() {
+          return filterQuery() !== "";
+        }
+
+        let filterTimer = null;
+        function filterChanged() {
+          clearTimeout(filterTimer);
+          filterTimer = setTimeout(() => {
+            show("");
+            queue = queue
+              .then(async () => {
+                clearJournal();
+                await refreshJournal();
+              })
+              .catch(report);
+          }, 250);
+        }
+
+        for (const name of filterFields) {
+          const field = byId("filter-" + name);
+          field.addEventListener(field.tagName === "SELECT" ? "change" : "input", filterChanged);
+        }
+        // Enter in a field filters at once; the form is never sent.
+        byId("filters").addEventListener("submit", (event) => {
+          event.preventDefault();
+          filterChanged();
+        });
+        byId("filter-clear").addEventListener("click", () => {
+          for (const name of filterFields) byId("filter-" + name).value = "";
+          filterChanged();
+        });
+
+        /** Renders the newest `shown` entries, newest first, in one go. */
+        function renderAll() {
+          const fragment = document.createDocumentFragment();
+          const first = Math.max(0, entries.length - shown);
+          for (let i = entries.length - 1; i >= first; i--) fragment.append(entryRow(entries[i]));
+          byId("journal").replaceChildren(fragment);
+        }
+
+        function renderCounts(answer) {
           const list = byId("journal");
-          for (const entry of answer.requests) list.prepend(entryRow(entry));
-          while (list.children.length > maximumRows) list.lastElementChild.remove();
-          next = answer.next;
-          // The server answers a page at a time: read on to the newest.
-          if (answer.more) return refreshJournal();
           byId("journal-empty").hidden = list.children.length > 0;
+          byId("journal-empty").textContent = isFiltered()
+            ? "No request matches the filter."
+            : "No requests yet. Requests to the stub server appear here as they arrive.";
+          const older = entries.length - list.children.length;
+          const more = byId("journal-more");
+          more.hidden = older <= 0;
+          more.textContent = `Show ${Math.min(older, pageRows)} older (${older} not shown)`;
           const dropped = answer.dropped ? `, ${answer.dropped} dropped by the journal's limit` : "";
-          byId("journal-count").textContent = `(${answer.next}${dropped})`;
+          byId("journal-count").textContent = isFiltered()
+            ? `(${matchCount} of ${answer.next} match${dropped})`
+            : `(${answer.next}${dropped})`;
+        }
+
+        let lastAnswer = { next: 0, dropped: 0 };
+        byId("journal-more").addEventListener("click", () => {
+          shown += pageRows;
+          renderAll();
+          renderCounts(lastAnswer);
+        });
+
+        async function refreshJournal() {
+          const added = [];
+          let answer;
+          for (;;) {
+            answer = await call("GET", "requests?since=" + next + filterQuery());
+            if (answer.next < next) {
+              // Cleared since the last read: read it all again.
+              clearJournal();
+              return refreshJournal();
+            }
+            for (const entry of answer.requests) added.push(entry);
+            next = answer.next;
+            // The server answers a page at a time: read on to the newest.
+            if (!answer.more) break;
+          }
+          matchCount += added.length;
+          const list = byId("journal");
+          for (const entry of added) entries.push(entry);
+          if (entries.length > keptEntries) entries.splice(0, entries.length - keptEntries);
+          if (added.length > pageRows || list.children.length === 0) {
+            renderAll();
+          } else {
+            for (const entry of added) list.prepend(entryRow(entry));
+            // New rows push the oldest out of view, but never the open one.
+            while (list.children.length > shown) {
+              let last = list.lastElementChild;
+              if (Number(last.dataset.index) === openIndex && last.previousElementSibling) last = last.previousElementSibling;
+              last.remove();
+            }
+          }
+          lastAnswer = answer;
+          renderCounts(answer);
         }
 
         // MARK: Stubs, scenario, state
@@ -280,6 +512,7 @@
                 JSON.stringify(earlier.machines) !== JSON.stringify(latest.machines);
               const reads = [];
               if (journal) reads.push(refreshJournal());
+              if (all && openIndex !== null && openDetail) loadDetail(openIndex, openDetail);
               if (stubs) reads.push(refreshStubs());
               if (scenario) reads.push(refreshScenario());
               if (state) reads.push(refreshState());

@@ -65,8 +65,30 @@
       <main>
         <section id="journal-section">
           <h2>Requests <span id="journal-count" class="count"></span></h2>
+          <form id="filters" class="filters" role="search" autocomplete="off">
+            <select id="filter-method" aria-label="Method">
+              <option value="">any method</option>
+              <option>GET</option><option>POST</option><option>PUT</option><option>PATCH</option>
+              <option>DELETE</option><option>HEAD</option><option>OPTIONS</option>
+            </select>
+            <select id="filter-status" aria-label="Status">
+              <option value="">any status</option>
+              <option>1xx</option><option>2xx</option><option>3xx</option><option>4xx</option><option>5xx</option>
+            </select>
+            <select id="filter-matched" aria-label="Matched or not">
+              <option value="">matched or not</option>
+              <option value="true">matched</option>
+              <option value="false">unmatched</option>
+            </select>
+            <input id="filter-path" type="text" placeholder="path: /users/{id}, /images/**" aria-label="Path" spellcheck="false">
+            <input id="filter-text" type="search" placeholder="text in the request or report" aria-label="Text" spellcheck="false">
+            <label>from <input id="filter-from" type="datetime-local" step="1"></label>
+            <label>to <input id="filter-to" type="datetime-local" step="1"></label>
+            <button id="filter-clear" type="button">Clear the filter</button>
+          </form>
           <p id="journal-empty" class="empty">No requests yet. Requests to the stub server appear here as they arrive.</p>
           <ol id="journal"></ol>
+          <button id="journal-more" type="button" hidden>Show older</button>
         </section>
         <aside>
           <section id="scenario-section">
@@ -160,6 +182,25 @@
       #stubs li:first-child { border-top: none; }
       .request { overflow-wrap: anywhere; }
       .meta { color: var(--muted); font-size: 12.5px; }
+      .filters { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px; }
+      .filters input, .filters select { font: inherit; padding: 2px 6px; border: 1px solid var(--line);
+        border-radius: 6px; background: var(--bg); color: var(--fg); }
+      .filters input[type=text], .filters input[type=search] { flex: 1 1 12em; }
+      .filters label { color: var(--muted); }
+      #journal .line[role=button] { cursor: pointer; }
+      #journal .line[role=button]:focus-visible { outline: 2px solid var(--accent); }
+      .time { color: var(--muted); font-size: 12.5px; }
+      .detail { margin: 6px 0 4px 3.5em; padding: 8px 10px; border-left: 3px solid var(--accent);
+        background: var(--bg); overflow-wrap: anywhere; }
+      .detail h3 { font-size: 13.5px; margin: 8px 0 4px; }
+      .detail h3:first-child { margin-top: 0; }
+      .detail p { margin: 2px 0; }
+      .detail table.fields td { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
+      .detail td.name { color: var(--muted); white-space: nowrap; }
+      .detail pre.body, .detail ol.events li, .detail ol.frames li { font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+        font-size: 12.5px; white-space: pre-wrap; max-height: 24em; overflow: auto; margin: 4px 0; }
+      .detail pre.near-miss { margin-left: 0; }
+      #journal-more { margin-top: 8px; }
 
       """#
   }

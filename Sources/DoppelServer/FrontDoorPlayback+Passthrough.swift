@@ -21,19 +21,27 @@
       return beats.map { beat in
         var beat = beat
         beat.steps = beat.steps.map { step in
-          guard case .head(let status, var headers) = step else { return step }
-          let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
-          for name in ["Content-Encoding", "Transfer-Encoding", "Connection", "Keep-Alive", "Proxy-Connection"] {
-            headers.remove(name)
-          }
-          let bodiless = status < 200 || status == 204 || status == 304
-          if !bodiless && !(isHead && !encoded && headers.contains("Content-Length")) {
-            headers.replace("Content-Length", with: String(bodyLength))
-          }
-          return .head(status: status, headers: headers)
+          guard case .head(let status, let headers) = step else { return step }
+          return .head(
+            status: status, headers: Self.reframed(headers, status: status, bodyLength: bodyLength, isHead: isHead))
         }
         return beat
       }
+    }
+
+    /// `headers` of an upstream's answer fixed for a body of `bodyLength` bytes as it will be sent
+    /// (see ``reframedBeats(forHead:)``).
+    static func reframed(_ headers: HTTPHeaders, status: Int, bodyLength: Int, isHead: Bool) -> HTTPHeaders {
+      var headers = headers
+      let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+      for name in ["Content-Encoding", "Transfer-Encoding", "Connection", "Keep-Alive", "Proxy-Connection"] {
+        headers.remove(name)
+      }
+      let bodiless = status < 200 || status == 204 || status == 304
+      if !bodiless && !(isHead && !encoded && headers.contains("Content-Length")) {
+        headers.replace("Content-Length", with: String(bodyLength))
+      }
+      return headers
     }
   }
 #endif

@@ -20,7 +20,8 @@
     public static let defaultNames = ["localhost", "127.0.0.1", "::1"]
 
     /// How long a server certificate is valid: 390 days from an hour before it was made, within
-    /// the 397 days Apple's platforms and browsers accept.
+    /// the 397 days Apple's platforms and browsers accept (a new one is made each time the server
+    /// starts).
     static let serverLifetime: TimeInterval = 390 * 24 * 60 * 60
 
     /// Makes a server certificate for ``defaultNames`` and `names` that clients trusting this
@@ -30,15 +31,24 @@
     ///
     /// - Parameters:
     ///   - names: more DNS names or IP addresses for the certificate (`10.0.2.2`, `api.localhost`);
-    ///     each must be one the authority may sign for (see ``permits(_:)``).
+    ///     each must be one the authority may sign for (see ``permits(_:)-method``).
     ///   - now: the time it is made at.
     /// - Throws: `DoppelError` when a name is neither a DNS name nor an IP address, or is one the
     ///   authority may not sign for; the message lists what it may.
     public func makeServerCertificate(for names: [String] = [], now: Date = Date()) throws -> ServerCertificate {
+      try makeServerCertificate(for: names, now: now, dnsNamesOnly: false)
+    }
+
+    /// With `dnsNamesOnly`, the certificate names none of the IP addresses: the one a client that
+    /// sent a name (SNI) gets, which BoringSSL accepts under an authority that constrains IP
+    /// addresses (see ``PermittedNames/constraints(allowing:)``).
+    func makeServerCertificate(for names: [String], now: Date, dnsNamesOnly: Bool) throws -> ServerCertificate {
       var all: [String] = []
       var generalNames: [GeneralName] = []
+      let ranges = PermittedNames.ranges(of: certificate).flatMap { $0.isEmpty ? nil : $0 } ?? PermittedNames.ranges
       for name in Self.defaultNames + names {
-        let parsed = try PermittedNames.parse(name)
+        let parsed = try PermittedNames.parse(name, ranges: ranges)
+        if dnsNamesOnly, case .ipAddress = parsed { continue }
         guard !generalNames.contains(parsed) else { continue }
         all.append(name)
         generalNames.append(parsed)
@@ -73,6 +83,13 @@
     /// `10.0.2.2`, at which an Android emulator reaches the computer it runs on.
     public static func permits(_ name: String) -> Bool {
       (try? PermittedNames.parse(name)) != nil
+    }
+
+    /// Whether this authority signs for `name`: as ``permits(_:)-type.method``, and the IP addresses it was
+    /// made to allow (`allowedAddresses`).
+    public func permits(_ name: String) -> Bool {
+      let ranges = PermittedNames.ranges(of: certificate).flatMap { $0.isEmpty ? nil : $0 } ?? PermittedNames.ranges
+      return (try? PermittedNames.parse(name, ranges: ranges)) != nil
     }
   }
 #endif

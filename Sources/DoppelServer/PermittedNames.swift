@@ -23,16 +23,41 @@
       [10, 0, 2, 2, 255, 255, 255, 255],
     ]
 
-    /// The name constraints extension of the authority's certificate: DNS names under
-    /// `localhost` only.
+    /// The name constraints extension of a new authority's certificate: DNS names under
+    /// `localhost`, and IP addresses in ``ranges`` and `addresses` (each a single address).
     ///
-    /// IP addresses are not constrained in the certificate, only by ``parse(_:)``: BoringSSL's
-    /// verifier (SwiftNIO SSL, AsyncHTTPClient, gRPC Swift) refuses every certificate with an IP
-    /// address in its subject alternative names once an issuer constrains IP addresses
-    /// (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`; measured with swift-nio-ssl 2.37.6), and the
-    /// server's certificate must name `127.0.0.1` and `::1`.
-    static var constraints: NameConstraints {
-      NameConstraints(permittedDNSDomains: [domain])
+    /// BoringSSL's verifier (SwiftNIO SSL, AsyncHTTPClient, gRPC Swift) does not implement IP
+    /// address constraints: it refuses every certificate with an IP address in its subject
+    /// alternative names under such an issuer (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`), though
+    /// it checks DNS names as usual. So the server hands a client that sends a name (SNI) a
+    /// certificate with DNS names only (see ``StubServer/TLS``).
+    static func constraints(allowing addresses: [[UInt8]]) -> NameConstraints {
+      let masked = addresses.map { $0 + [UInt8](repeating: 0xFF, count: $0.count) }
+      return NameConstraints(
+        permittedDNSDomains: [domain],
+        permittedIPRanges: (ranges + masked).map { ASN1OctetString(contentBytes: $0[...]) })
+    }
+
+    /// The IP ranges (address then mask) `certificate`'s name constraint permits; `nil` when it
+    /// has no name constraint, empty when it does not constrain IP addresses.
+    static func ranges(of certificate: Certificate) -> [[UInt8]]? {
+      guard let constraints = try? certificate.extensions.nameConstraints else { return nil }
+      return constraints.permittedIPRanges.map { Array($0.bytes) }
+    }
+
+    /// `range` (an address followed by its mask) as `127.0.0.0/8`.
+    static func describe(range: [UInt8]) -> String {
+      let half = range.count / 2
+      let address = Array(range[..<half])
+      let bits = range[half...].reduce(0) { $0 + $1.nonzeroBitCount }
+      var text = [CChar](repeating: 0, count: 64)
+      let family = half == 4 ? AF_INET : AF_INET6
+      let written = address.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
+      let shown =
+        written == nil
+        ? address.map(String.init).joined(separator: ".")
+        : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return "\(shown)/\(bits)"
     }
 
     /// What the authority may sign for, in words, for messages.
@@ -42,10 +67,11 @@
     /// `name` as a subject alternative name: an IP address when it is one, otherwise a DNS name.
     ///
     /// - Throws: `DoppelError` when it is neither, or when the authority may not sign for it.
-    static func parse(_ name: String) throws -> GeneralName {
+    /// `ranges` are the IP ranges the authority signs for (by default, those of every authority).
+    static func parse(_ name: String, ranges: [[UInt8]] = ranges) throws -> GeneralName {
       let trimmed = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
       if let bytes = ipAddressBytes(trimmed) {
-        guard permits(address: bytes) else { throw refusal(name) }
+        guard permits(address: bytes, in: ranges) else { throw refusal(name, ranges: ranges) }
         return .ipAddress(ASN1OctetString(contentBytes: bytes[...]))
       }
       let lowered = name.lowercased()
@@ -54,17 +80,23 @@
           "\(name) is neither a DNS name nor an IP address, so a certificate cannot name it. Give a name such as api.localhost or an address such as 127.0.0.1."
         )
       }
-      guard lowered == domain || lowered.hasSuffix("." + domain) else { throw refusal(name) }
+      guard lowered == domain || lowered.hasSuffix("." + domain) else { throw refusal(name, ranges: ranges) }
       return .dnsName(lowered)
     }
 
-    private static func refusal(_ name: String) -> DoppelError {
-      DoppelError.file(
-        "The local certificate authority may not sign for \(name): it may sign only for \(summary), so that its key, which is kept on disk, cannot be used to impersonate a real site. Use one of those names."
+    private static func refusal(_ name: String, ranges: [[UInt8]]) -> DoppelError {
+      let extra = ranges.filter { !Self.ranges.contains($0) }.map(describe(range:))
+      let allowed = extra.isEmpty ? "" : " (and, as it was made to allow, \(extra.joined(separator: ", ")))"
+      let fix =
+        ipAddressBytes(name) == nil
+        ? "Use one of those names."
+        : "For an address of this computer on your network, make a new authority that allows it: doppel trust --remove, then doppel trust --allow-ip \(name)."
+      return DoppelError.file(
+        "The local certificate authority may not sign for \(name): it may sign only for \(summary)\(allowed), so that its key, which is kept on disk, cannot be used to impersonate a real site. \(fix)"
       )
     }
 
-    private static func permits(address: [UInt8]) -> Bool {
+    static func permits(address: [UInt8], in ranges: [[UInt8]] = ranges) -> Bool {
       ranges.contains { range in
         let half = range.count / 2
         guard address.count == half else { return false }

@@ -36,6 +36,20 @@
         end(context)
         return
       }
+      if playback.isPassthrough, let whole = playback.wholeAnswer, whole.status >= 200, let file = whole.file {
+        // An upstream's answer too large to hold, spooled to disk as it came: sent from there.
+        let fields = FrontDoorPlayback.reframed(
+          whole.headers, status: whole.status, bodyLength: file.length, isHead: false)
+        if let problem = fields.unsendableField {
+          respond(500, problem, context: context)
+          return
+        }
+        var headers = NIOHTTP1.HTTPHeaders()
+        for field in fields { headers.add(name: field.name, value: field.value) }
+        writeHead(whole.status, headers, context: context)
+        writeFileThenEnd(file, context: context)
+        return
+      }
       beats = playback.isPassthrough ? playback.reframedBeats(forHead: request.method == .head) : playback.beats
       nextBeat = 0
       remainingSteps = []
@@ -263,9 +277,13 @@
           let what =
             differences.isEmpty
             ? "" : "; \(differences.joined(separator: ", ")) \(differences.count == 1 ? "differs" : "differ")"
-          note += " (closest: \(stub.matcher)\(what))"
+          note += " (closest: \(NearMissReport.described(stub.matcher))\(what))"
         }
-        note += "; a stub for it: \(NearMissReport.manifestStub(request))"
+        if let origin = NearMissReport.preflightOrigin(request) {
+          note += "; a browser's CORS preflight from \(origin): --cors \(origin) answers it"
+        } else {
+          note += "; a stub for it: \(NearMissReport.manifestStub(request))"
+        }
         notes.append(note)
       case .reset:
         notes.append("connection reset")

@@ -41,13 +41,15 @@
       else {
         return eventLoop.makeSucceededFuture(nil)
       }
-      if let refusal = webSocketOriginRefusal(head, port: channel.localAddress?.port) {
-        // Not upgraded: NIO passes the request on, and it is answered with the refusal.
-        upgradeRefusal = refusal
-        return eventLoop.makeSucceededFuture(nil)
-      }
       let backend = core.backend
       guard let request = core.request(for: head, body: nil, backend: backend) else {
+        return eventLoop.makeSucceededFuture(nil)
+      }
+      if let refusal = webSocketOriginRefusal(
+        head, port: channel.localAddress?.port, request: request, backend: backend)
+      {
+        // Not upgraded: NIO passes the request on, and it is answered with the refusal.
+        upgradeRefusal = refusal
         return eventLoop.makeSucceededFuture(nil)
       }
       switch backend.frontDoorPlan(for: request) {
@@ -69,22 +71,29 @@
     }
 
     /// Why a WebSocket upgrade is refused for its `Origin`, or `nil` when it may go ahead: no
-    /// `Origin` (a test, a script, an app), the server's own origin, or one that
-    /// ``StubServer/Configuration/corsOrigins`` lists (`*` for any).
+    /// `Origin` (a test, a script, an app), the server's own origin, one that
+    /// ``StubServer/Configuration/corsOrigins`` lists (`*` for any), or one the WebSocket stub
+    /// that would answer names in its `Access-Control-Allow-Origin` header (a manifest's; a stub
+    /// added through the admin API cannot set that header).
     ///
     /// Browsers do not apply CORS to WebSockets: any page the developer has open could otherwise
     /// talk to a WebSocket stub and fill the journal, so an upgrade from another origin must be
     /// allowed as a page reading the stubs' HTTP answers is.
-    func webSocketOriginRefusal(_ head: HTTPRequestHead, port: Int?) -> String? {
+    func webSocketOriginRefusal(_ head: HTTPRequestHead, port: Int?, request: Request, backend: Backend) -> String? {
       let origins = head.headers["origin"]
       guard !origins.isEmpty else { return nil }
       if origins.count == 1, core.admin.allows(origin: origins[0], port: port) || allowedCORSOrigin(head) != nil {
         return nil
       }
+      if origins.count == 1,
+        backend.webSocketAllowedOrigins(for: request).contains(where: { $0 == "*" || $0 == origins[0] })
+      {
+        return nil
+      }
       let shown = String(
         origins.joined(separator: ", ").filter { (0x20...0x7E).contains($0.asciiValue ?? 0) }.prefix(200))
       return
-        "The WebSocket upgrade comes from a web page at \(shown), which is not this server's own origin, and browsers let any page open a WebSocket: it is refused. Start doppel serve with --cors \(shown) (StubServer.Configuration.corsOrigins) to let that page connect, as it lets it read the stubs' answers."
+        "The WebSocket upgrade comes from a web page at \(shown), which is not this server's own origin, and browsers let any page open a WebSocket: it is refused. Start doppel serve with --cors \(shown) (StubServer.Configuration.corsOrigins) to let that page connect, as it lets it read the stubs' answers, or give this WebSocket stub the header Access-Control-Allow-Origin: \(shown) in the manifest."
     }
 
     private func decide(

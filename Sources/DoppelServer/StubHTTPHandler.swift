@@ -319,7 +319,7 @@
         return
       }
       generation += 1
-      switch backend.frontDoorPlan(for: request) {
+      switch backend.frontDoorPlan(for: request, unmatchedStatus: core.configuration.unmatchedStatus) {
       case .now(let playback):
         play(playback, request: request, target: head.uri, context: context)
       case .later(let work):

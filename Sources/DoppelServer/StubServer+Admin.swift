@@ -17,9 +17,9 @@
     /// every body, and the ``token`` when there is one. A refusal is a JSON error (403, 401 or
     /// 415) saying what was refused and the fix. Its answers carry no `Access-Control-*` field.
     /// Stubs it adds may name files only inside ``fixtureDirectory`` and proxy only to
-    /// ``proxyHosts``. On a server that listens beyond loopback
-    /// (``Configuration/allowsNonLoopback``), turn it off unless the network is yours
-    /// (`doppel serve --allow-remote` turns it off unless `--admin-prefix` is given). The endpoints are
+    /// ``proxyHosts``. A server that listens beyond loopback (``Configuration/allowsNonLoopback``)
+    /// refuses to start with the admin API on and no ``token`` (`doppel serve --allow-remote`
+    /// turns it off unless a token is given, as in a container). The endpoints are
     /// described in `Schemas/doppel-admin.openapi.yaml` and in the article "The stub server".
     ///
     /// ```swift
@@ -86,10 +86,13 @@
       /// `DOPPEL_ADMIN_TOKEN`, which keep it out of the command line that `ps` shows).
       public var token: String?
 
-      /// The redaction the journal's requests go through before the admin API shows them
-      /// (`GET requests`, and `GET requests.har` instead of `Redaction.default`), or `nil` (the
-      /// default) to show them as sent, as a stub server's own test traffic. `doppel record
-      /// --admin` sets its recording's redaction, so real credentials never leave it in clear.
+      /// The redaction the journal's requests go through before the admin API (`GET requests`,
+      /// which the dashboard shows, and `GET requests.har`) shows them, or `nil` (the default) for
+      /// `Redaction.default`, as recording redacts; `Redaction.disabled` shows them as sent.
+      /// `doppel record --admin` sets its recording's redaction, so real credentials never leave
+      /// it in clear. `GET stubs` shows what each stub expects (its request and, for a stub added
+      /// through the admin API, its definition) with the same secrets replaced, unless this is
+      /// `Redaction.disabled`.
       public var journalRedaction: Redaction?
 
       /// Called once for each admin request the trust model refuses (a foreign `Host` or

@@ -97,6 +97,11 @@
           "Refusing to listen on \(host) (\(address.ipAddress ?? host)), which is not a loopback address: anyone who can reach it could use the stub server. Listen on 127.0.0.1 or ::1, or allow it explicitly (StubServer.Configuration.allowsNonLoopback, or doppel serve --allow-remote)."
         )
       }
+      if !address.isLoopback && configuration.admin.pathPrefix != nil && configuration.admin.token == nil {
+        throw DoppelError.server(
+          "Refusing to serve the admin API on \(host) (\(address.ipAddress ?? host)), which is not a loopback address, without a token: anyone who can reach it could change the stubs. Give it a token (doppel serve --admin-token-file <path> or DOPPEL_ADMIN_TOKEN; StubServer.Configuration.admin.token), or turn it off (--admin-prefix off; admin.pathPrefix = nil)."
+        )
+      }
       try configuration.validate()
       let core = try ServerCore(backend: backend, configuration: configuration)
       let channel = try await listen(core: core, listener: .main, at: address, host: host, port: port)

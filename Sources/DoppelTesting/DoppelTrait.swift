@@ -43,12 +43,24 @@
     var pact: PactOptions? = nil
     /// When the test gets its backend's traffic attached; `nil` keeps an enclosing trait's choice.
     var attach: AttachmentPolicy? = nil
+    /// Whether `requireAllStubsUsed` counts the stubs a suite's trait declared too (see
+    /// ``countingSuiteStubs()``); `nil` keeps an enclosing trait's choice, or `false`.
+    var countsSuiteStubs: Bool? = nil
+    /// Whether this trait is attached to a suite: set when Swift Testing prepares the suite, and
+    /// shared by the copies of the trait its tests get.
+    let isOnSuite = Locked(false)
 
     /// The backend the outermost `.doppel` trait made for the running test case.
     @TaskLocal static var enclosing: Backend?
 
     /// `true`: on a suite, the trait applies to every test in it and in its nested suites.
     public var isRecursive: Bool { true }
+
+    /// Notes whether the trait is attached to a suite, whose stubs `requireAllStubsUsed` leaves
+    /// out unless asked (``countingSuiteStubs()``).
+    public func prepare(for test: Test) async throws {
+      if test.isSuite { isOnSuite.withLock { $0 = true } }
+    }
 
     /// Runs one test case with its backend: a new one, or the one an enclosing trait made, which
     /// this trait then configures further.
@@ -69,7 +81,7 @@
       if let backend = Self.enclosing {
         return try await withPact(backend, for: test) {
           try await withCassette(backend, for: test) {
-            try await configure(backend, isOutermost: false)
+            try await configure(backend, isOutermost: false, for: test)
             try await body()
           }
         }
@@ -93,12 +105,12 @@
           }
         } catch {
           if policy.attaches(failed: true) {
-            recordAttachments(for: scope.backend, sourceLocation: test.sourceLocation)
+            recordAttachments(for: scope.backend, test: test)
           }
           throw error
         }
         if policy.attaches(failed: failed.withLock { $0 }) {
-          recordAttachments(for: scope.backend, sourceLocation: test.sourceLocation)
+          recordAttachments(for: scope.backend, test: test)
         }
       #else
         try await run(scope, for: test, body, report: report)
@@ -118,7 +130,7 @@
               try await withCassette(scope.backend, for: test) {
                 // What traits applied outside this one asked for (`.doppel(openAPI:)` on a suite).
                 for setUp in Backend.pendingSetUp { setUp(scope.backend) }
-                try await configure(scope.backend, isOutermost: true)
+                try await configure(scope.backend, isOutermost: true, for: test)
                 try await body()
               }
             }
@@ -155,12 +167,43 @@
       return makeClock() ?? ContinuousClock()
     }
 
-    private func configure(_ backend: Backend, isOutermost: Bool) async throws {
+    private func configure(_ backend: Backend, isOutermost: Bool, for test: Test) async throws {
       if !isOutermost {
         if let unmatched { backend.unmatchedPolicy = unmatched }
         if let requireAllStubsUsed { backend.requiresAllStubsUsed = requireAllStubsUsed }
       }
       try await configure(backend)
+      // A suite's traits configure the backend before the test's own: what they declared so far
+      // are the suite's defaults, which `requireAllStubsUsed` leaves out unless asked.
+      if isOnSuite.withLock({ $0 }), !countsSuiteStubs(for: test) {
+        backend.exemptStubsDeclaredSoFarFromRequireAll()
+      }
+    }
+
+    /// Whether the innermost `.doppel` trait that says so asked to count a suite's stubs.
+    private func countsSuiteStubs(for test: Test) -> Bool {
+      let traits = test.traits.compactMap { $0 as? DoppelTrait }
+      for trait in traits.reversed() {
+        if let counts = trait.countsSuiteStubs { return counts }
+      }
+      return countsSuiteStubs ?? false
+    }
+
+    /// This trait, with `requireAllStubsUsed` counting the stubs its suites' `.doppel` traits
+    /// declared as well as the test's own.
+    ///
+    /// By default a suite's stubs are shared defaults, which not every test uses: with
+    /// `requireAllStubsUsed: true` each test must use only the stubs it declared itself (in its
+    /// own trait or its body). On a test or a suite:
+    ///
+    /// ```swift
+    /// @Test(.doppel(requireAllStubsUsed: true).countingSuiteStubs())
+    /// func loadsEverything() async throws { … }
+    /// ```
+    public func countingSuiteStubs() -> DoppelTrait {
+      var trait = self
+      trait.countsSuiteStubs = true
+      return trait
     }
   }
 
@@ -190,9 +233,11 @@
     /// On a suite, `configure` runs for each test in it, before the test's own `.doppel` trait.
     ///
     /// - Parameters:
-    ///   - requireAllStubsUsed: whether every stub must answer at least once by the end of the test
-    ///     (see `Backend.requiresAllStubsUsed`). `nil` keeps an enclosing trait's choice, or
-    ///     `false`.
+    ///   - requireAllStubsUsed: whether every stub the test declared (in its own trait or its
+    ///     body; not its suites' defaults, unless ``DoppelTrait/countingSuiteStubs()``) must answer
+    ///     at least once by the end of the test; those that did not are listed in one failure, each
+    ///     with where it was declared (see `Backend.requiresAllStubsUsed`). `nil` keeps an
+    ///     enclosing trait's choice, or `false`.
     ///   - unmatched: what happens to requests no stub matches. `nil` keeps an enclosing trait's
     ///     choice, or `UnmatchedPolicy.fail`.
     ///   - clock: the clock the backend's delays, pacing and timeouts run on, made anew for each

@@ -23,7 +23,12 @@ func reportIssue(_ message: String, at location: Doppel.CodeLocation?, testCase:
       if let capture = IssueCapture.current {
         capture.append(message, at: sourceLocation)
       } else {
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        // The report's first line is the failure's headline (`… recorded an issue at
+        // Stub.swift:12:3: No stub matched GET …`), the rest the comment printed below it: a
+        // comment alone would be headed by Swift Testing's "Issue recorded".
+        let (headline, rest) = DoppelFailure.split(message)
+        Issue.record(
+          DoppelFailure(headline: headline), rest.map(Comment.init(rawValue:)), sourceLocation: sourceLocation)
       }
       return
     }
@@ -40,6 +45,23 @@ func reportIssue(_ message: String, at location: Doppel.CodeLocation?, testCase:
 }
 
 #if canImport(Testing)
+  /// A failure DoppelTesting records in Swift Testing: the report's first line, which Swift Testing
+  /// prints as the issue's headline; the rest of the report is the issue's comment.
+  struct DoppelFailure: Error, CustomStringConvertible, CustomTestStringConvertible {
+    /// The report's first line.
+    var headline: String
+
+    var description: String { headline }
+    var testDescription: String { headline }
+
+    /// `message`'s first line, and the lines after it (`nil` when there are none).
+    static func split(_ message: String) -> (headline: String, rest: String?) {
+      guard let newline = message.firstIndex(of: "\n") else { return (message, nil) }
+      let rest = message[message.index(after: newline)...]
+      return (String(message[..<newline]), rest.isEmpty ? nil : String(rest))
+    }
+  }
+
   /// The failures DoppelTesting reports inside ``capture(_:)``, kept instead of recorded: how
   /// DoppelTesting's own tests check a failure's exact text and location without recording an
   /// issue (a known issue would be printed by every passing run). Internal: for those tests only.

@@ -51,7 +51,10 @@
         let failed = scope.report(testCase: testCase, alreadyRecorded: recorded) || !recorded.isEmpty
         let policy = AttachmentPolicy.effective(nil, environment: ProcessInfo.processInfo.environment)
         if let testCase, policy.attaches(failed: failed || testCase.testRun?.hasSucceeded == false) {
-          XCTestPlatform.attach(attachments(for: scope.backend), to: testCase)
+          // `-[BreedListTests testShowsEmptyState]` on Apple platforms, `BreedListTests.testShowsEmptyState` on Linux.
+          let words = testCase.name.split { " .[]-".contains($0) }.map(String.init)
+          let test = AttachedTest(nameComponents: words, location: "\(scope.location)")
+          XCTestPlatform.attach(attachments(for: scope.backend, test: test), to: testCase)
         }
       }
       return scope.backend

@@ -1,6 +1,7 @@
 import CatFancyKit
 import Doppel
 import Foundation
+import Testing
 
 // What the documentation's snippets refer to without declaring it. The types are the CatFancy
 // example's (Examples/CatFancy): Breed, Breeds, BreedListModel, BreedListState, BreedRequester. The
@@ -99,3 +100,16 @@ struct UITestApplication {
 
 /// The app a UI test drives.
 let app = UITestApplication()
+
+/// What a compile-only block's `@Test` and `@Suite` attributes become (see
+/// `DocSnippets.compileOnly(_:)`): functions that type-check the attributes' arguments as the
+/// macros would, so the block compiles as written without declaring a test that `swift test` would
+/// list as skipped.
+enum CompileOnlySnippet {
+  static func test(_ traits: any TestTrait...) {}
+  static func test(_ displayName: String, _ traits: any TestTrait...) {}
+  static func test<C: Collection & Sendable>(_ traits: any TestTrait..., arguments: C) {}
+  static func test<C: Collection & Sendable>(_ displayName: String, _ traits: any TestTrait..., arguments: C) {}
+  static func suite(_ traits: any SuiteTrait...) {}
+  static func suite(_ displayName: String, _ traits: any SuiteTrait...) {}
+}

@@ -33,12 +33,13 @@ import Testing
     #expect(summary.compiledWithServerTrait >= 3)
     #expect(summary.runAsTests >= 13)
     for compileOnly in summary.compileOnly {
-      // Tests whose body the article leaves to the reader (`{ … }`), and a contract test that would
-      // write its pact into the package's folder.
+      // Tests whose body the article leaves to the reader (`{ … }`), a contract test that would
+      // write its pact into the package's folder, and one that attaches to a passing run.
       #expect(
-        compileOnly.contains("left for the reader") || compileOnly.contains("pacts/"), "\(compileOnly)")
+        compileOnly.contains("left for the reader") || compileOnly.contains("pacts/")
+          || compileOnly.contains("attaches"), "\(compileOnly)")
     }
-    #expect(summary.compileOnly.count <= 6, "\(summary.compileOnly)")
+    #expect(summary.compileOnly.count <= 7, "\(summary.compileOnly)")
     for skipped in summary.skipped {
       // Code that uses types swift-openapi-generator makes from the reader's document: the same code,
       // on types generated from a test document, is in DoppelOpenAPITests/TransportTests.swift.
@@ -134,12 +135,31 @@ import Testing
       DocSnippets.source(for: compileOnly, of: "README.md").hasSuffix(
         #"""
         // README.md:2
-        @Suite("README.md:2", .disabled("compile-only: the test's \"body\" is left for the reader"))
+        // compile-only: the test's "body" is left for the reader
         struct Snippet_README_L2 {
-          @Test func a() {}
+          func a() {}
         }
 
         """#))
+    // A compile-only block's attributes become properties that type-check their arguments, so the
+    // block declares no test for swift test to list as skipped.
+    #expect(
+      DocSnippets.compileOnly([
+        #"@Suite(.doppel { $0.stub(.get("/a)"), .ok) }) struct BreedTests {"#,
+        "  @Test(",
+        "    .doppel(cassette: \"feed\"))",
+        "  func feed() async throws {}",
+        "  @Test func b() {}",
+        "}",
+      ]) == [
+        #"static var compileOnlyTraits1: Void { CompileOnlySnippet.suite(.doppel { $0.stub(.get("/a)"), .ok) }) }"#,
+        "struct BreedTests {",
+        "  static var compileOnlyTraits2: Void { CompileOnlySnippet.test(",
+        "    .doppel(cassette: \"feed\")) }",
+        "  func feed() async throws {}",
+        "  func b() {}",
+        "}",
+      ])
     #expect {
       try DocSnippets.swiftBlocks(
         in: "<!-- snippet: compile-only -->\n```swift\n@Test func a() {}\n```\n", document: "README.md")

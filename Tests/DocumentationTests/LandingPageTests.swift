@@ -7,10 +7,22 @@ import Testing
 @Suite struct LandingPageTests {
   static let modules = ["Doppel", "DoppelTesting", "DoppelServer", "DoppelOpenAPI", "DoppelGraphQL"]
 
-  /// The public types declared at the top level of `module`'s sources: at the start of a line, or
-  /// indented once in a file that is one `#if` block (a trait's module).
+  /// The modules whose sources a product's page covers: `Doppel` re-exports its layers, so its page
+  /// lists theirs.
+  static let layers = ["Doppel": ["Doppel", "DoppelToolkit", "DoppelCore", "DoppelRecording", "DoppelManifest"]]
+
+  /// The public types declared at the top level of `module`'s sources (and the layers it
+  /// re-exports): at the start of a line, or indented once in a file that is one `#if` block (a
+  /// trait's module).
   static func publicTypes(of module: String) throws -> Set<String> {
-    let folder = GeneratedSnippetsTests.root.appendingPathComponent("Sources/\(module)")
+    var names: Set<String> = []
+    for source in layers[module] ?? [module] {
+      try names.formUnion(publicTypes(in: GeneratedSnippetsTests.root.appendingPathComponent("Sources/\(source)")))
+    }
+    return names
+  }
+
+  private static func publicTypes(in folder: URL) throws -> Set<String> {
     let declaration = #/^( {0,2})public (?:final )?(?:struct|enum|class|protocol|actor|typealias) ([A-Za-z0-9_]+)/#
     var names: Set<String> = []
     let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)

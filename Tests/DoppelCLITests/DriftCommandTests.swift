@@ -311,6 +311,24 @@
       }
     }
 
+    /// A live answer larger than drift compares in memory is not read to the end: the entry fails
+    /// with the reason, and the process stays small (it never holds the answer).
+    @Test func aLiveAnswerOver16MiBIsNotReadToTheEnd() async throws {
+      let directory = try temporaryDirectory(holding: ["same.har": Self.firstEntryOnly])
+      let upstream = Backend(issueReporter: .ignore)
+      upstream.stub(.get("/v1/same"), Self.json(String(repeating: " ", count: 17 << 20) + "{}"))
+      try await withStubServer(upstream) { server in
+        let base = server.baseURL.absoluteString
+        let url = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/v1/same"
+        let result = try await DoppelProcess.run(["drift", "same.har", "--against", base], directory: directory)
+        #expect(result.status == 2)
+        #expect(
+          result.output.split(separator: "\n").first
+            == "same.har:2: GET /v1/same: failed: the answer to \(url) is more than 16 MiB once decoded, more than Doppel compares in memory; it was not fetched to the end"
+        )
+      }
+    }
+
     @Test func aStubThatNeedsAStateIsStillCompared() async throws {
       let manifest = #"""
         {"stubs": [

@@ -108,5 +108,30 @@
           "doppel lint: 1 problem in 1 of 2 files.",
         ])
     }
+
+    @Test func aRefusedDocumentGetsTheSameFirstErrorInEveryRun() async throws {
+      // Twenty paths, two of them refused: OpenAPIKit decodes paths in an order that changes
+      // from run to run; the error reported is the first in the document's order, every time.
+      var paths = ""
+      for index in 0..<20 {
+        let parameter = index == 2 ? "\n        parameters: [{name: x, in: nowhere}]" : ""
+        let responses = index == 17 ? "" : "\n        responses: {'200': {description: OK}}"
+        paths += "  /items\(index):\n    get:\(parameter)\(responses)\n"
+      }
+      let document = "openapi: 3.0.3\ninfo: {title: Items, version: '1'}\npaths:\n" + paths
+      let directory = try temporaryDirectory(holding: ["items.yaml": document])
+      let line =
+        try #require(
+          document.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+            $0.contains("nowhere")
+          }) + 1
+      for _ in 0..<3 {
+        let result = try await DoppelProcess.run(["lint", "items.yaml"], directory: directory)
+        #expect(result.status == 1)
+        #expect(
+          result.output.hasPrefix(
+            "items.yaml:\(line): the document is not valid OpenAPI 3.0.3 at paths./items2.get.parameters.0:"))
+      }
+    }
   }
 #endif

@@ -194,7 +194,7 @@
       #expect(result.error.contains("4 problems in 2 of 2 files"))
     }
 
-    @Test(arguments: ["serve", "record", "lint", "trust"])
+    @Test(arguments: ["serve", "record", "convert", "lint", "trust"])
     func helpFitsEightyColumnsAndBreaksNoCodePhrase(command: String) async throws {
       let result = try await DoppelProcess.run([command, "--help"], environment: ["COLUMNS": "80"])
       #expect(result.status == 0)

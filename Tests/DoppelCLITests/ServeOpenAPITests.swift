@@ -184,8 +184,132 @@
       #expect(!made.isEmpty)
       #expect(made.allSatisfy { $0["bookId"] is NSNumber && $0["due"] is String })
 
-      // A path the document does not have is unmatched, with the near-miss report.
-      #expect(try await fetch(url(base, "/v2/authors")).status == 404)
+      // A path the document does not have is unmatched: the document's error shape (its 404's
+      // Problem) carrying the near-miss report.
+      let unmatched = try await fetch(url(base, "/v2/authors"))
+      #expect(unmatched.status == 404)
+      #expect(unmatched.body.hasPrefix(#"{"message":"No stub matched GET http://"#))
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+    }
+
+    /// A kennel: a path parameter answered from the schema, an error shape of its own, an event
+    /// stream written as its wire text, under a relative server path.
+    static let kennel = #"""
+      openapi: 3.0.3
+      info: {title: Kennel, version: '1'}
+      servers: [{url: /api}]
+      paths:
+        /dogs/{dogId}:
+          get:
+            operationId: getDog
+            parameters: [{name: dogId, in: path, required: true, schema: {type: integer, minimum: 1}}]
+            responses:
+              '200':
+                description: A dog.
+                content: {application/json: {schema: {$ref: '#/components/schemas/Dog'}}}
+              '404':
+                description: No such dog.
+                content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}
+        /barks:
+          get:
+            operationId: listenToBarks
+            responses:
+              '200':
+                description: The barks, as they come.
+                content:
+                  text/event-stream:
+                    schema: {type: string}
+                    example: "id: 1\ndata: {\"loud\": true}\n\nid: 2\ndata: {\"loud\": false}\n\n"
+      components:
+        schemas:
+          Dog:
+            type: object
+            required: [id, name]
+            properties:
+              id: {type: integer, minimum: 1}
+              name: {type: string}
+          Error:
+            type: object
+            required: [code, message]
+            properties:
+              code: {type: integer}
+              message: {type: string}
+
+      """#
+
+    /// Status, `Content-Type` and body of a GET with `headers`.
+    func get(_ url: URL, headers: [String: String] = [:]) async throws -> (
+      status: Int, type: String?, body: String
+    ) {
+      var request = URLRequest(url: url)
+      for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+      let (data, response) = try await realSession.data(for: request)
+      let http = response as? HTTPURLResponse
+      return (
+        http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"), String(decoding: data, as: UTF8.self)
+      )
+    }
+
+    @Test func pathParametersSeedTheAnswerAndAnUndocumentedPathGetsTheDocumentsErrorShape() async throws {
+      let directory = try temporaryDirectory(holding: ["kennel.yaml": Self.kennel])
+      let doppel = try DoppelProcess(["serve", "kennel.yaml", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      // The dog's id is the one asked for, and the same path gets the same dog.
+      let first = try await get(url(base, "/api/dogs/42"))
+      #expect(first.status == 200)
+      let dog = try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])
+      #expect(dog["id"] as? Int == 42)
+      #expect(try await get(url(base, "/api/dogs/42")).body == first.body)
+      let other = try await get(url(base, "/api/dogs/43"))
+      #expect(other.body.contains(#""id":43"#))
+
+      // A path under /api that the document does not have: its error shape, with the report.
+      let missing = try await get(url(base, "/api/cats/1"))
+      #expect(missing.status == 404)
+      #expect(missing.type == "application/json")
+      let error = try #require(try JSONSerialization.jsonObject(with: Data(missing.body.utf8)) as? [String: Any])
+      #expect(error["code"] is Int)
+      let message = try #require(error["message"] as? String)
+      #expect(message.hasPrefix("No stub matched GET http://"))
+      #expect(message.contains("/api/cats/1"))
+      // Outside the document's servers: the plain report.
+      let outside = try await get(url(base, "/cats/1"))
+      #expect(outside.status == 404)
+      #expect(outside.type?.hasPrefix("text/plain") == true)
+
+      // The event stream's example, event by event.
+      let barks = try await get(url(base, "/api/barks"), headers: ["Accept": "text/event-stream"])
+      #expect(barks.type == "text/event-stream")
+      #expect(barks.body == "id: 1\ndata: {\"loud\": true}\n\nid: 2\ndata: {\"loud\": false}\n\n")
+      doppel.interrupt()
+      #expect(await doppel.waitForExit() == 0)
+
+      // Another seed, another dog; the same seed, the same dog in every run.
+      let seeded = try DoppelProcess(
+        ["serve", "kennel.yaml", "--port", "0", "--no-watch", "--seed", "7"], directory: directory)
+      let seededBase = try await seeded.serverURL()
+      let seventh = try await get(url(seededBase, "/api/dogs/42")).body
+      #expect(seventh != first.body)
+      #expect(seventh.contains(#""id":42"#))
+      seeded.interrupt()
+      #expect(await seeded.waitForExit() == 0)
+    }
+
+    @Test func anUndocumentedPathOfADocumentWithoutAnErrorShapeGetsAProblem() async throws {
+      let directory = try temporaryDirectory(holding: [
+        "library.yaml": Self.library.replacingOccurrences(
+          of: "schema: {$ref: '#/components/schemas/Problem'}", with: "schema: {type: string}")
+      ])
+      let doppel = try DoppelProcess(["serve", "library.yaml", "--port", "0", "--no-watch"], directory: directory)
+      let base = try await doppel.serverURL()
+      let missing = try await get(url(base, "/v2/authors"))
+      #expect(missing.status == 404)
+      #expect(missing.type == "application/problem+json")
+      let problem = try #require(try JSONSerialization.jsonObject(with: Data(missing.body.utf8)) as? [String: Any])
+      #expect(problem["title"] as? String == "Not Found")
+      #expect(problem["status"] as? Int == 404)
+      #expect((problem["detail"] as? String)?.hasPrefix("No stub matched GET http://") == true)
       doppel.interrupt()
       #expect(await doppel.waitForExit() == 0)
     }
@@ -322,7 +446,7 @@
       #expect(unknown.status != 0)
       #expect(
         unknown.error.contains(
-          #"There is no scenario "full" in the inputs: the manifests' scenarios are none, and the OpenAPI documents' named examples are "shelf", "empty", "missing". Use one of those, or add an example named "full" under a response's `examples`."#
+          #"There is no scenario "full" (from --scenario) in the inputs: the manifests' scenarios are none, and the OpenAPI documents' named examples are "shelf", "empty", "missing". Use one of those, or add an example named "full" under a response's `examples`."#
         ))
     }
 

@@ -8,7 +8,10 @@
   #endif
 
   /// The `doppel-cli` executable (the doppel tool) built next to the test bundle.
-  func doppelExecutable() throws -> URL {
+  func doppelExecutable() throws -> URL { try builtExecutable("doppel-cli") }
+
+  /// The package's executable `name` built next to the test bundle.
+  func builtExecutable(_ name: String) throws -> URL {
     var directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     if let arguments = CommandLine.arguments.first {
       directories.append(URL(fileURLWithPath: arguments).deletingLastPathComponent())
@@ -17,11 +20,11 @@
       directories.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
     }
     for directory in directories {
-      let candidate = directory.appendingPathComponent("doppel-cli")
+      let candidate = directory.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
     }
     throw DoppelError(
-      "The doppel-cli executable is not next to the tests (looked in \(directories.map(\.path))). Run swift build first."
+      "The \(name) executable is not next to the tests (looked in \(directories.map(\.path))). Run swift build first."
     )
   }
 
@@ -144,6 +147,9 @@
       }
       return url
     }
+
+    /// The process's number, to read what the system says of it (`/proc/<pid>/status`).
+    var processID: pid_t { pid }
 
     /// Sends SIGINT (Ctrl-C), unless the process has ended (its number may be another's by then).
     func interrupt() {

@@ -1,5 +1,6 @@
 #if TLS
   import Doppel
+  import DoppelServer
   import Foundation
   import Testing
 
@@ -147,14 +148,20 @@
       let expected = [
         "The local certificate authority (made now): \(certificate)",
         "Its key, readable by you only: \(home.appendingPathComponent("doppel-ca-key.pem").path)",
-        "It signs only for localhost and names under .localhost, 127.0.0.0/8, ::1",
-        "and 10.0.2.2; its certificate permits no name outside localhost, so its key",
-        "cannot impersonate a real site's name.",
+        "It signs only for localhost and names under .localhost, and the addresses",
+        "127.0.0.0/8, ::1/128, 10.0.2.2/32; for servers only",
+        "(no e-mail, no code), so its key cannot impersonate a real site.",
         "",
-        "macOS (Safari, Chrome, URLSession; asks for an administrator's password):",
-        "  sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain \(quoted)",
+        "macOS (Safari, Chrome, URLSession; for TLS only; asks for an administrator's password):",
+        "  sudo security add-trusted-cert -d -r trustRoot -p ssl -k /Library/Keychains/System.keychain \(quoted)",
         "or for your user only:",
-        "  security add-trusted-cert -r trustRoot -k ~/Library/Keychains/login.keychain-db \(quoted)",
+        "  security add-trusted-cert -r trustRoot -p ssl -k ~/Library/Keychains/login.keychain-db \(quoted)",
+        "",
+        "Debian, Ubuntu (OpenSSL, curl; the certificate's own usage limits it to TLS servers):",
+        "  sudo cp \(quoted) /usr/local/share/ca-certificates/doppel-ca.crt && sudo update-ca-certificates",
+        "Fedora, RHEL (trusted for TLS servers only):",
+        "  openssl x509 -in \(quoted) -addtrust serverAuth -out /tmp/doppel-ca.crt",
+        "  sudo cp /tmp/doppel-ca.crt /etc/pki/ca-trust/source/doppel-ca.crt && sudo update-ca-trust",
         "",
         "iOS Simulator (the booted one; again for each simulator you use or erase):",
         "  xcrun simctl keychain booted add-root-cert \(quoted)",
@@ -165,8 +172,10 @@
         "then Encryption & credentials > Install a certificate > CA certificate > doppel-ca.crt.",
         "Apps trust a user's CA only when their network security config says so:",
         #"  <debug-overrides><trust-anchors><certificates src="user"/></trust-anchors></debug-overrides>"#,
+        "A device on your network: make the authority with doppel trust --allow-ip <this computer's address>,",
+        "and serve with --tls --tls-name <that address>.",
         "",
-        "To stop trusting it on macOS: sudo security remove-trusted-cert -d \(quoted)",
+        "To stop trusting it and delete its key: doppel trust --remove",
       ]
       #expect(first.output.components(separatedBy: "\n") == expected)
 
@@ -175,6 +184,49 @@
       let second = try await DoppelProcess.run(["trust"], environment: ["DOPPEL_HOME": home.path])
       #expect(second.output.components(separatedBy: "\n").first == "The local certificate authority: \(certificate)")
       #expect(try String(contentsOfFile: certificate, encoding: .utf8) == pem)
+    }
+
+    @Test func trustRemoveDeletesTheKeyAndPrintsHowToRemoveTheTrust() async throws {
+      let home = try temporaryDirectory().appendingPathComponent("home")
+      let made = try await DoppelProcess.run(["trust"], environment: ["DOPPEL_HOME": home.path])
+      #expect(made.status == 0, "\(made.error)")
+      let key = home.appendingPathComponent("doppel-ca-key.pem").path
+      let certificate = home.appendingPathComponent("doppel-ca.pem").path
+      let digest = try LocalCertificateAuthority.certificateSHA1(ofPEMFile: URL(fileURLWithPath: certificate))
+      #expect(digest.count == 40)
+
+      let removed = try await DoppelProcess.run(["trust", "--remove"], environment: ["DOPPEL_HOME": home.path])
+      #expect(removed.status == 0, "\(removed.error)")
+      #expect(!FileManager.default.fileExists(atPath: key))
+      #expect(!FileManager.default.fileExists(atPath: certificate))
+      let lines = removed.output.components(separatedBy: "\n")
+      #expect(
+        Array(lines.prefix(6)) == [
+          "Deleted \(key)",
+          "Deleted \(certificate)",
+          "Its key is gone, so nothing new can be signed with it. Remove the trust you gave it",
+          "(doppel never runs these for you):",
+          "",
+          "macOS, the System keychain (and its trust settings):",
+        ])
+      #expect(lines.contains("  sudo security delete-certificate -Z \(digest) -t /Library/Keychains/System.keychain"))
+      #expect(
+        lines.contains(
+          "  sudo rm /usr/local/share/ca-certificates/doppel-ca.crt && sudo update-ca-certificates --fresh"))
+      #expect(lines.contains("  sudo rm /etc/pki/ca-trust/source/doppel-ca.crt && sudo update-ca-trust"))
+
+      // A LAN address for a device is allowed only when the authority is made.
+      let lan = try await DoppelProcess.run(
+        ["trust", "--allow-ip", "192.168.1.20"], environment: ["DOPPEL_HOME": home.path])
+      #expect(lan.status == 0, "\(lan.error)")
+      #expect(lan.output.contains("127.0.0.0/8, ::1/128, 10.0.2.2/32, 192.168.1.20/32; for servers only"))
+      let other = try await DoppelProcess.run(
+        ["trust", "--allow-ip", "192.168.1.21"], environment: ["DOPPEL_HOME": home.path])
+      #expect(other.status != 0)
+      #expect(
+        other.error.contains(
+          "The local certificate authority in \(home.path) was made without 192.168.1.21, and the addresses it signs for are written into its certificate. Remove it (doppel trust --remove, then stop trusting it as that prints), then make a new one that allows every address you need: doppel trust --allow-ip 192.168.1.21."
+        ))
     }
 
     @Test func aNameTheAuthorityMayNotSignForIsRefused() async throws {

@@ -33,6 +33,14 @@
             == #"broken.graphql:6:8: the GraphQL schema is invalid: syntax error: Expected :, found Name "String". Fix the SDL there."#
         )
         #expect((error as any Error).localizedDescription == error.description)
+        // It unwraps as a DoppelError of kind graphQL, located as the other documents' errors are.
+        let unwrapped = try #require(DoppelError(unwrapping: error))
+        #expect(unwrapped.kind == .graphQL)
+        #expect(unwrapped.message == error.description)
+        #expect(unwrapped.location?.filePath == "broken.graphql")
+        #expect(unwrapped.location?.line == 6)
+        #expect(unwrapped.location?.column == 8)
+        #expect(unwrapped.location == error.location)
       }
     }
 

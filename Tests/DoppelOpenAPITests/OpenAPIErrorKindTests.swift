@@ -24,6 +24,8 @@
         #expect(failure.localizedDescription == failure.message)
         #expect(failure.location?.fileName == "future-kind.yaml")
         #expect(failure.location?.line == 2)
+        // The document's error has the same location shape.
+        #expect(error.location == failure.location)
       }
     }
 

@@ -67,6 +67,37 @@
           + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
       }
 
+      /// A manifest lets a page's origin open a WebSocket stub the way it lets a page read an HTTP
+      /// stub: the stub's `Access-Control-Allow-Origin` header names it. Other origins are still
+      /// refused, and a refused upgrade does not use up a stub that answers once.
+      @Test func aWebSocketStubsManifestCanAllowAnOrigin() async throws {
+        let json = """
+          {"stubs": [
+            {"request": "/feed", "times": 1, "response": {"headers": {"Access-Control-Allow-Origin": "http://localhost:5173"},
+              "websocket": {"onConnect": [{"send": "hi"}]}}},
+            {"request": "/other", "response": {"websocket": {"onConnect": [{"send": "hi"}]}}}
+          ]}
+          """
+        let manifest = try Manifest(data: Data(json.utf8), url: URL(fileURLWithPath: "/project/doppel.json"))
+        let backend = try Backend(manifest: manifest, issueReporter: .ignore)
+        try await withStubServer(backend) { server in
+          func status(_ path: String, origin: String) async throws -> String {
+            let raw = try await RawConnection.connect(port: server.port)
+            defer { raw.close() }
+            try await raw.send(
+              Self.upgrade(origin: origin, port: server.port).replacingOccurrences(
+                of: "GET /feed ", with: "GET \(path) "))
+            return try #require(await raw.readResponse()).head
+          }
+          let foreign = try await status("/feed", origin: "https://evil.example")
+          let unnamed = try await status("/other", origin: "http://localhost:5173")
+          let named = try await status("/feed", origin: "http://localhost:5173")
+          #expect(foreign.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
+          #expect(unnamed.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
+          #expect(named.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+        }
+      }
+
       @Test func aWebSocketUpgradeFromAnotherOriginIsRefusedUnlessCORSAllowsIt() async throws {
         for cors in [[], ["http://localhost:3000"]] {
           let backend = quietBackend()
@@ -86,7 +117,7 @@
             #expect(foreign.head.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
             #expect(
               foreign.body
-                == "The WebSocket upgrade comes from a web page at https://evil.example, which is not this server's own origin, and browsers let any page open a WebSocket: it is refused. Start doppel serve with --cors https://evil.example (StubServer.Configuration.corsOrigins) to let that page connect, as it lets it read the stubs' answers.\n"
+                == "The WebSocket upgrade comes from a web page at https://evil.example, which is not this server's own origin, and browsers let any page open a WebSocket: it is refused. Start doppel serve with --cors https://evil.example (StubServer.Configuration.corsOrigins) to let that page connect, as it lets it read the stubs' answers, or give this WebSocket stub the header Access-Control-Allow-Origin: https://evil.example in the manifest.\n"
             )
             #expect(try await status("null").head.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
             #expect(try await status(nil).head.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))

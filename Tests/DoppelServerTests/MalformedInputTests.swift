@@ -25,16 +25,18 @@
         #expect(response?.body == "ok")
       }
 
-      @Test(arguments: [
-        "HELLO THERE\r\n\r\n",
-        "GET / HTTP/9.9\r\n\r\n",
-        "GET /ok HTTP/1.1\r\nHost x\r\n\r\n",
-        "GET /ok HTTP/1.1\r\nContent-Length: nope\r\n\r\n",
-        "GET /ok HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
-        "POST /ok HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n",
-        "\u{0}\u{1}\u{2}\u{3}garbage\r\n\r\n",
-      ])
-      func garbageGetsA400AndTheConnectionCloses(_ garbage: String) async throws {
+      @Test(
+        arguments: [
+          "HELLO THERE\r\n\r\n",
+          "GET / HTTP/9.9\r\n\r\n",
+          "GET /ok HTTP/1.1\r\nHost x\r\n\r\n",
+          "GET /ok HTTP/1.1\r\nContent-Length: nope\r\n\r\n",
+          "GET /ok HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+          "POST /ok HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n",
+          "\u{0}\u{1}\u{2}\u{3}garbage\r\n\r\n",
+        ] as [RawText])
+      func garbageGetsA400AndTheConnectionCloses(_ garbage: RawText) async throws {
+        let garbage = garbage.text
         try await withStubServer(backend()) { server in
           let connection = try await RawConnection.connect(port: server.port)
           try await connection.send(garbage)

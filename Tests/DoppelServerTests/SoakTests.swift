@@ -10,7 +10,11 @@
     /// pipeline large downloads (from memory, and a 1.5 GB file fixture) and never read,
     /// WebSocket conversations left idle, and requests that cost the most work or memory one
     /// request may cost.
-    @Suite struct SoakTests {
+    ///
+    /// One test at a time: the costly requests run on the server's event loops, which every
+    /// server in this process shares, so a slot given back while they run could wait past a
+    /// read timeout (CI saw both slot tests time out at 10 s beside them).
+    @Suite(.serialized) struct SoakTests {
       private static let eightMegabytes = Data(repeating: 0x61, count: 8 << 20)
 
       /// A sparse 1.5 GB file (it takes no disk), in a folder of its own.
@@ -53,7 +57,7 @@
           #expect(end == .timedOut)
           // One conversation ends: the request is served.
           sockets.removeFirst().raw.close()
-          waiting.setReadTimeout(.seconds(10))
+          waiting.setReadTimeout(.seconds(30))
           #expect(try await waiting.readResponse()?.body == "ok")
         }
       }
@@ -67,7 +71,7 @@
           let socket = try await WebSocketClient.connect(port: server.port, path: "/chat")
           defer { socket.raw.close() }
           // Waits for the only slot, which the conversation holds until it idles out.
-          let waiting = try await RawConnection.connect(port: server.port)
+          let waiting = try await RawConnection.connect(port: server.port, timeout: 30)
           defer { waiting.close() }
           try await waiting.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
           #expect(try await waiting.readResponse()?.body == "ok")
@@ -107,7 +111,7 @@
             #expect(try await client.readResponse()?.body == "ok")
           }
           // A tenth connection is served once the idle conversations give their slots back.
-          let another = try await RawConnection.connect(port: server.port)
+          let another = try await RawConnection.connect(port: server.port, timeout: 30)
           defer { another.close() }
           try await another.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
           #expect(try await another.readResponse()?.body == "ok")

@@ -89,8 +89,11 @@
 
       private init(descriptor: Int32) { self.descriptor = descriptor }
 
-      /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds of silence.
-      static func connect(port: Int, timeout: Int = 10) async throws -> RawConnection {
+      /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds of silence. The
+      /// default is for an answer that must come: 30 s, since under ThreadSanitizer on two busy
+      /// cores a plain request once waited past 10 s. A test that expects silence sets a short
+      /// bound itself (``setReadTimeout(_:)``).
+      static func connect(port: Int, timeout: Int = 30) async throws -> RawConnection {
         try await blocking {
           let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
           guard descriptor >= 0 else { throw SocketError(description: "socket: errno \(errno)") }
@@ -273,5 +276,32 @@
   /// The first line of an HTTP response: `HTTP/1.1 200 OK`.
   func statusLine(_ bytes: [UInt8]) -> String {
     String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+  }
+
+  /// Text a parameterized test sends as it is (a raw request, a header with a line break), shown in
+  /// the run's output on one line with its control characters escaped (`GET / HTTP/1.1\r\n…`):
+  /// printed raw, its lines (`Content-Length: nope`) would read like the run's own.
+  struct RawText: Sendable, ExpressibleByStringLiteral, CustomTestStringConvertible, CustomTestArgumentEncodable {
+    let text: String
+
+    init(stringLiteral text: String) { self.text = text }
+
+    /// The text itself, which names the case when a tool runs one case again.
+    func encodeTestArgument(to encoder: some Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(text)
+    }
+
+    var testDescription: String {
+      let escaped = text.unicodeScalars.map { scalar in
+        switch scalar {
+        case "\r": "\\r"
+        case "\n": "\\n"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: "\\u{\(String(scalar.value, radix: 16))}"
+        default: String(scalar)
+        }
+      }
+      return "\"" + escaped.joined() + "\""
+    }
   }
 #endif

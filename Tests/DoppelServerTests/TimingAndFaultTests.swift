@@ -193,9 +193,22 @@
       }
       var configuration = StubServer.Configuration()
       configuration.allowsNonLoopback = true
+      // Beyond loopback, the admin API needs a token (issue 49, point 2).
+      await #expect {
+        _ = try await StubServer.start(serving: quietBackend(), host: "0.0.0.0", configuration: configuration)
+      } throws: { error in
+        "\(error)"
+          == "Refusing to serve the admin API on 0.0.0.0 (0.0.0.0), which is not a loopback address, without a token: anyone who can reach it could change the stubs. Give it a token (doppel serve --admin-token-file <path> or DOPPEL_ADMIN_TOKEN; StubServer.Configuration.admin.token), or turn it off (--admin-prefix off; admin.pathPrefix = nil)."
+      }
+      configuration.admin.token = "s3cret"
       let server = try await StubServer.start(serving: quietBackend(), host: "0.0.0.0", configuration: configuration)
       #expect(server.port > 0)
       await server.shutdown()
+      configuration.admin.token = nil
+      configuration.admin.pathPrefix = nil
+      let withoutAdmin = try await StubServer.start(
+        serving: quietBackend(), host: "0.0.0.0", configuration: configuration)
+      await withoutAdmin.shutdown()
     }
 
     @Test func aPortInUseIsAClearError() async throws {

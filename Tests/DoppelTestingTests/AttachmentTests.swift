@@ -27,7 +27,11 @@ struct AttachmentTests {
     #expect(await Backend.current.session.outcome("https://api.example.com/breed.json") == "URLError -1008")
   }
 
-  @Test(.doppel(attach: .always) { $0.stub(.get("https://api.example.com/breeds.json"), .json(Breed.all)) })
+  // `.always` in the child only: in this process the test would attach to a passing run.
+  @Test(
+    .doppel(attach: childRole == "always" ? .always : nil) {
+      $0.stub(.get("https://api.example.com/breeds.json"), .json(Breed.all))
+    })
   func childPassesWithAttachmentsAlways() async {
     guard Self.childRole == "always" else { return }
     #expect(await Backend.current.session.outcome("https://api.example.com/breeds.json") == "200")
@@ -43,7 +47,7 @@ struct AttachmentTests {
   /// passed.
   private func runChild(
     _ name: String, role: String, environment extra: [String: String] = [:]
-  ) throws -> (passed: Bool, files: [String: String]) {
+  ) throws -> (passed: Bool, files: [String: String], output: String) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doppel-attachments-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,24 +77,44 @@ struct AttachmentTests {
     if ended.wait(timeout: .now() + 120) == .timedOut {
       child.terminate()
       Issue.record("the child test run did not end within 120 s")
-      return (false, [:])
+      return (false, [:], "")
     }
     try handle.close()
     var files: [String: String] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: attachments.path) {
       files[name] = try String(contentsOf: attachments.appendingPathComponent(name), encoding: .utf8)
     }
-    return (child.terminationStatus == 0, files)
+    let printed = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    return (child.terminationStatus == 0, files, printed)
   }
 
   @Test func aFailingTestGetsItsJournalAsHARAndEachNearMissReport() throws {
-    let (passed, files) = try runChild("childMakesAnUnmatchedRequest", role: "unmatched")
+    let (passed, files, output) = try runChild("childMakesAnUnmatchedRequest", role: "unmatched")
     #expect(!passed)
-    #expect(files.keys.sorted() == ["doppel-journal.har", "doppel-unmatched-1.txt"])
-    let report = try #require(files["doppel-unmatched-1.txt"])
+    // Named after the suite and the test, so a folder of a run's attachments says whose each is.
+    let prefix = "AttachmentTests.childMakesAnUnmatchedRequest-doppel-"
+    #expect(files.keys.sorted() == ["\(prefix)journal.har", "\(prefix)unmatched-1.txt"])
+    // The report's first line is the failure's headline, as the run prints it; the rest below.
+    let line = try #require(output.split(separator: "\n").first { $0.contains("recorded an issue") })
+    #expect(
+      line.hasSuffix(
+        "Test childMakesAnUnmatchedRequest() recorded an issue at AttachmentTests.swift:24:3: Caught error: No stub matched GET https://api.example.com/breed.json"
+      ), "\(line)")
+    #expect(output.contains("Closest stubs:\n"))
+    let report = try #require(files["\(prefix)unmatched-1.txt"])
     #expect(report.hasPrefix("No stub matched GET https://api.example.com/breed.json\nClosest stubs:\n"))
     #expect(report.contains(#"backend.stub(.get("https://api.example.com/breed.json"), .status(200))"#))
-    let har = try #require(files["doppel-journal.har"])
+    let har = try #require(files["\(prefix)journal.har"])
+    // The HAR names the test and the run it comes from.
+    let log = try #require(
+      (try JSONSerialization.jsonObject(with: Data(har.utf8)) as? [String: Any])?["log"] as? [String: Any])
+    let comment = try #require(log["comment"] as? String)
+    #expect(
+      comment.hasPrefix(
+        "Doppel's journal of AttachmentTests/childMakesAnUnmatchedRequest() (AttachmentTests.swift:23), the test run of "
+      ),
+      "\(comment)")
+    #expect(comment.range(of: #", process [0-9]+\.$"#, options: .regularExpression) != nil, "\(comment)")
     let cassette = try Cassette(data: Data(har.utf8))
     #expect(
       cassette.entries.map(\.request.url) == [
@@ -100,15 +124,15 @@ struct AttachmentTests {
   }
 
   @Test func aTestFailedByItsOwnExpectationGetsTheJournal() throws {
-    let (passed, files) = try runChild("childFailsItsOwnExpectation", role: "expectation")
+    let (passed, files, _) = try runChild("childFailsItsOwnExpectation", role: "expectation")
     #expect(!passed)
-    #expect(files.keys.sorted() == ["doppel-journal.har"])
+    #expect(files.keys.sorted() == ["AttachmentTests.childFailsItsOwnExpectation-doppel-journal.har"])
   }
 
   @Test func aPassingTestGetsNothingUnlessAskedAndTheEnvironmentWins() throws {
     let always = try runChild("childPassesWithAttachmentsAlways", role: "always")
     #expect(always.passed)
-    #expect(always.files.keys.sorted() == ["doppel-journal.har"])
+    #expect(always.files.keys.sorted() == ["AttachmentTests.childPassesWithAttachmentsAlways-doppel-journal.har"])
     let never = try runChild(
       "childPassesWithAttachmentsAlways", role: "always", environment: ["DOPPEL_ATTACH": "never"])
     #expect(never.passed)
@@ -120,6 +144,6 @@ struct AttachmentTests {
     let passingAlways = try runChild(
       "childFailsItsOwnExpectation", role: "none", environment: ["DOPPEL_ATTACH": "always"])
     #expect(passingAlways.passed)
-    #expect(passingAlways.files.keys.sorted() == ["doppel-journal.har"])
+    #expect(passingAlways.files.keys.sorted() == ["AttachmentTests.childFailsItsOwnExpectation-doppel-journal.har"])
   }
 }

@@ -66,7 +66,8 @@ enum PrerecordedCassette {
     _ trait: DoppelTrait, issues: IssueLog, _ body: @Sendable () async throws -> Void
   ) async throws {
     try await DoppelTrait.$enclosing.withValue(nil) {
-      try await trait.withBackend(for: Test.current!, testCase: Test.Case.current, body, report: issues.record)
+      try await trait.attachingNothing.withBackend(
+        for: Test.current!, testCase: Test.Case.current, body, report: issues.record)
     }
   }
 

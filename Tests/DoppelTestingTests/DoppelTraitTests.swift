@@ -127,3 +127,13 @@ struct DoppelTraitOptionTests {
     #expect(issues.messages.first?.hasPrefix("No stub matched GET https://api.example.com/nothing") == true)
   }
 }
+
+/// A suite's stubs are defaults its tests share: `requireAllStubsUsed` asks each test to use the
+/// stubs it declared itself. This test fails if the suite's unused stub were counted.
+@Suite(.doppel(requireAllStubsUsed: true) { $0.stub(.get("/suite-default"), .ok) })
+struct SuiteStubsAreNotRequiredTests {
+  @Test(.doppel { $0.stub(.get("/own"), .ok) })
+  func aTestUsesItsOwnStubOnly() async {
+    #expect(await Backend.current.session.outcome("https://api.example.com/own") == "200")
+  }
+}

@@ -1,5 +1,6 @@
-import DoppelTesting
 import Foundation
+
+@testable import DoppelTesting
 
 /// A breed, as the tiny model below loads it.
 struct Breed: Codable, Equatable, Sendable {
@@ -57,4 +58,15 @@ final class IssueLog: Sendable {
   var record: @Sendable (DoppelIssue) -> Void { { [issues] issue in issues.withLock { $0.append(issue) } } }
   var all: [DoppelIssue] { issues.withLock { $0 } }
   var messages: [String] { all.map(\.message) }
+}
+
+extension DoppelTrait {
+  /// This trait with nothing attached (unless it chose otherwise): a test that runs a scope inside
+  /// itself to check what the scope reports would otherwise get the scope's traffic attached each
+  /// time the scope fails on purpose, and a passing run would print `Attached 'doppel-journal.har'`.
+  var attachingNothing: DoppelTrait {
+    var trait = self
+    if trait.attach == nil { trait.attach = .never }
+    return trait
+  }
 }

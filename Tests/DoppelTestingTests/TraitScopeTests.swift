@@ -15,7 +15,7 @@ import Testing
   ) async -> (result: Result<Void, any Error>, issues: [IssueCapture.Captured]) {
     await IssueCapture.capture {
       try await DoppelTrait.$enclosing.withValue(nil) {
-        try await trait.withBackend(for: Test.current!, testCase: Test.Case.current, body)
+        try await trait.attachingNothing.withBackend(for: Test.current!, testCase: Test.Case.current, body)
       }
     }
   }
@@ -85,21 +85,66 @@ import Testing
       ])
   }
 
-  @Test func requireAllStubsUsedFailsForEachUnusedStub() async throws {
+  @Test func requireAllStubsUsedListsTheUnusedStubsWhereTheyWereDeclared() async throws {
     let stubLine = #line + 3
     let (result, issues) = await inScope(.doppel(requireAllStubsUsed: true)) {
       let backend = Backend.current
       backend.stub(.get("/breeds.json"), .json(Breed.all))
       backend.stub(.get("/used"), .ok)
+      backend.stub(.post("/favorites"), .status(201))
       _ = try await backend.session.data(from: URL(string: "https://api.example.com/used")!)
     }
     #expect((try? result.get()) != nil)
     #expect(
       issues.map(\.message) == [
-        "The stub GET /breeds.json was expected to answer at least 1 time but answered 0 times. "
-          + "Make the code under test send the request, or change the stub's expectation."
+        """
+        2 of the 3 stubs that must answer (requiresAllStubsUsed) never answered:
+          GET /breeds.json  declared at TraitScopeTests.swift:\(stubLine)
+          POST /favorites  declared at TraitScopeTests.swift:\(stubLine + 2)
+        Make the code under test send these requests, or remove the stubs it does not need.
+        """
       ])
     #expect(issues.first?.sourceLocation.line == stubLine)
+  }
+
+  /// Runs `body` in the scope of `suite` (as if attached to the test's suite) and then `test`.
+  private func inSuiteScope(
+    _ suite: DoppelTrait, _ test: DoppelTrait, _ body: @escaping @Sendable () async throws -> Void
+  ) async -> [IssueCapture.Captured] {
+    suite.isOnSuite.withLock { $0 = true }
+    return await inScope(suite) {
+      try await test.withBackend(for: Test.current!, testCase: Test.Case.current, body)
+    }.issues
+  }
+
+  @Test func requireAllStubsUsedLeavesTheSuitesStubsOutUnlessAsked() async throws {
+    let suiteLine = #line + 1
+    let suite = DoppelTrait.doppel { $0.stub(.get("/suite-default"), .ok) }
+    let test = DoppelTrait.doppel(requireAllStubsUsed: true) { $0.stub(.get("/own"), .ok) }
+    let used = await inSuiteScope(suite, test) {
+      _ = try await Backend.current.session.data(from: URL(string: "https://api.example.com/own")!)
+    }
+    #expect(used.isEmpty)
+    let unused = await inSuiteScope(suite, test) {}
+    #expect(
+      unused.map(\.message) == [
+        """
+        A stub that must answer (requiresAllStubsUsed) never answered:
+          GET /own  declared at TraitScopeTests.swift:\(suiteLine + 1)
+        Make the code under test send the request, or remove the stub.
+        """
+      ])
+    let counted = await inSuiteScope(suite.countingSuiteStubs(), test) {
+      _ = try await Backend.current.session.data(from: URL(string: "https://api.example.com/own")!)
+    }
+    #expect(
+      counted.map(\.message) == [
+        """
+        1 of the 2 stubs that must answer (requiresAllStubsUsed) never answered:
+          GET /suite-default  declared at TraitScopeTests.swift:\(suiteLine)
+        Make the code under test send the request, or remove the stub.
+        """
+      ])
   }
 
   @Test func anInvalidStubFailsAtItsDeclaration() async {

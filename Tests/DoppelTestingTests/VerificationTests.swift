@@ -39,7 +39,7 @@ struct VerificationTests {
       $0.stub(.get("/expected"), .ok).expect(times: 1)
     }
     try await DoppelTrait.$enclosing.withValue(nil) {
-      try await trait.withBackend(
+      try await trait.attachingNothing.withBackend(
         for: test, testCase: Test.Case.current,
         {
           _ = await Backend.current.session.outcome("https://api.example.com/unexpected")
@@ -96,7 +96,7 @@ struct VerificationTests {
     }
     // The test's body rethrows the URLError of the unmatched request, as code under test does.
     try await DoppelTrait.$enclosing.withValue(nil) {
-      try await trait.withBackend(
+      try await trait.attachingNothing.withBackend(
         for: test, testCase: Test.Case.current,
         { _ = try await Backend.current.session.data(from: URL(string: "https://api.example.com/breed.json")!) },
         report: issues.record)
@@ -123,7 +123,7 @@ struct VerificationTests {
     let test = try #require(Test.current)
     await #expect(throws: Stop.self) {
       try await DoppelTrait.$enclosing.withValue(nil) {
-        try await DoppelTrait.doppel.withBackend(
+        try await DoppelTrait.doppel.attachingNothing.withBackend(
           for: test, testCase: Test.Case.current, { throw Stop() }, report: issues.record)
       }
     }
@@ -136,7 +136,7 @@ struct VerificationTests {
     let other = Backend(issueReporter: .ignore)
     await #expect(throws: URLError.self) {
       try await DoppelTrait.$enclosing.withValue(nil) {
-        try await DoppelTrait.doppel.withBackend(
+        try await DoppelTrait.doppel.attachingNothing.withBackend(
           for: test, testCase: Test.Case.current,
           { _ = try await other.session.data(from: URL(string: "https://api.example.com/x")!) },
           report: issues.record)

@@ -56,9 +56,9 @@ struct Snippet_Doppel_GettingStarted_L126 {
   }
 }
 
-// Sources/Doppel/Doppel.docc/GettingStarted.md:148
-@Suite("Sources/Doppel/Doppel.docc/GettingStarted.md:148")
-struct Snippet_Doppel_GettingStarted_L148 {
+// Sources/Doppel/Doppel.docc/GettingStarted.md:152
+@Suite("Sources/Doppel/Doppel.docc/GettingStarted.md:152")
+struct Snippet_Doppel_GettingStarted_L152 {
   /// Stands in for the SDK: it makes its own session from the configuration it is given.
   final class WeatherClient {
     private let session: URLSession

@@ -27,20 +27,20 @@ struct Snippet_Doppel_RecordingAndReplaying_L12 {
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:51: skipped (a Package.swift excerpt)
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:111
-@Suite("Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:111", .disabled("compile-only: the tests' bodies are left for the reader, and their cassettes would be the reader's recordings"))
+// compile-only: the tests' bodies are left for the reader, and their cassettes would be the reader's recordings
 struct Snippet_Doppel_RecordingAndReplaying_L111 {
-  @Test(.doppel(cassette: "feed", matching: .methodAndPath))
+  static var compileOnlyTraits1: Void { CompileOnlySnippet.test(.doppel(cassette: "feed", matching: .methodAndPath)) }
   func showsTheFeed() async throws {}
 
-  @Test(.doppel(cassette: "orders", matching: .ignoringQueryItems(["ts"]).ignoringJSONFields(["/meta/sentAt"])))
+  static var compileOnlyTraits2: Void { CompileOnlySnippet.test(.doppel(cassette: "orders", matching: .ignoringQueryItems(["ts"]).ignoringJSONFields(["/meta/sentAt"]))) }
   func placesAnOrder() async throws {}
 
-  @Test(
+  static var compileOnlyTraits3: Void { CompileOnlySnippet.test(
     .doppel(
       cassette: "tenants",
       matching: .methodAndPath.requiring { request, entry in
         request.value(forHTTPHeaderField: "X-Tenant") == entry.request.headers.first { $0.name == "X-Tenant" }?.value
-      }))
+      })) }
   func switchesTenants() async throws {}
 }
 
@@ -57,53 +57,53 @@ func snippet_Doppel_RecordingAndReplaying_L163() async throws {
 }
 
 // Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:179
-@Suite("Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:179", .disabled("compile-only: the test's body is left for the reader"))
+// compile-only: the test's body is left for the reader
 struct Snippet_Doppel_RecordingAndReplaying_L179 {
-  @Test(.doppel(cassette: "breeds") { $0.stub(.get("/breeds/abyssinian"), .status(500)) })
+  static var compileOnlyTraits1: Void { CompileOnlySnippet.test(.doppel(cassette: "breeds") { $0.stub(.get("/breeds/abyssinian"), .status(500)) }) }
   func showsAServerError() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:237
-@Suite("Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:237", .disabled("compile-only: the tests' bodies are left for the reader, and their cassettes would be the reader's recordings"))
-struct Snippet_Doppel_RecordingAndReplaying_L237 {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:251
+// compile-only: the tests' bodies are left for the reader, and their cassettes would be the reader's recordings
+struct Snippet_Doppel_RecordingAndReplaying_L251 {
   // More names:
-  @Test(.doppel(cassette: "login", redaction: .default.adding(headers: ["X-Tenant"], jsonFields: ["user.pin"])))
+  static var compileOnlyTraits1: Void { CompileOnlySnippet.test(.doppel(cassette: "login", redaction: .default.adding(headers: ["X-Tenant"], jsonFields: ["user.pin"]))) }
   func logsIn() async throws {}
 
   // A name that is not secret in your API, kept everywhere (known key formats in it still go):
-  @Test(.doppel(cassette: "stats", redaction: .default.keeping(names: ["session_count", "WWW-Authenticate"])))
+  static var compileOnlyTraits2: Void { CompileOnlySnippet.test(.doppel(cassette: "stats", redaction: .default.keeping(names: ["session_count", "WWW-Authenticate"]))) }
   func loadsStats() async throws {}
 
   // Without one rule:
-  @Test(.doppel(cassette: "echo", redaction: .default.excluding(.repeatedSecrets)))
+  static var compileOnlyTraits3: Void { CompileOnlySnippet.test(.doppel(cassette: "echo", redaction: .default.excluding(.repeatedSecrets))) }
   func echoes() async throws {}
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:271
-func snippet_Doppel_RecordingAndReplaying_L271() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:290
+func snippet_Doppel_RecordingAndReplaying_L290() async throws {
   for finding in try CassetteLint.scan(fileAt: cassetteURL) {
     print(finding)  // …/login.har: entries[2].request.headers.Authorization: bearer token
   }
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:305
-func snippet_Doppel_RecordingAndReplaying_L305() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:324
+func snippet_Doppel_RecordingAndReplaying_L324() async throws {
   let traffic = try backend.journal.har()
   try traffic.save(to: URL(fileURLWithPath: "/tmp/traffic.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = traffic
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:325
-func snippet_Doppel_RecordingAndReplaying_L325() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:344
+func snippet_Doppel_RecordingAndReplaying_L344() async throws {
   let export = try Cassette.load(from: URL(fileURLWithPath: "/Users/me/Downloads/api.example.com.har"))
   try export.save(to: testsFolder.appending(path: "__Cassettes__/BreedTests/breeds.har"))
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = export
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:351
-func snippet_Doppel_RecordingAndReplaying_L351() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:400
+func snippet_Doppel_RecordingAndReplaying_L400() async throws {
   let backend = Backend()
   let cassette = try backend.insertCassette(at: cassetteURL, record: .once)
   defer { try? cassette.eject() }  // saves what was recorded
@@ -112,7 +112,7 @@ func snippet_Doppel_RecordingAndReplaying_L351() async throws {
   _ = cassette
 }
 
-// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:359
-func snippet_Doppel_RecordingAndReplaying_L359() async throws {
+// Sources/Doppel/Doppel.docc/RecordingAndReplaying.md:408
+func snippet_Doppel_RecordingAndReplaying_L408() async throws {
   try backend.replay(Cassette.load(from: cassetteURL))
 }

@@ -26,18 +26,18 @@ func snippet_DoppelOpenAPI_ServingAndValidating_L7() async throws {
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:88
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:100
 #if OpenAPI
-@Suite("Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:88", .disabled("compile-only: the test's body is left for the reader, and api.yaml is the reader's document"))
-struct Snippet_DoppelOpenAPI_ServingAndValidating_L88 {
-  @Suite(.doppel(openAPI: "api.yaml"))
+// compile-only: the test's body is left for the reader, and api.yaml is the reader's document
+struct Snippet_DoppelOpenAPI_ServingAndValidating_L100 {
+  static var compileOnlyTraits1: Void { CompileOnlySnippet.suite(.doppel(openAPI: "api.yaml")) }
   struct BreedTests {
-    @Test(.doppel { $0.stub(.get("https://api.example.com/v1/breeds/1"), .json(breed)) })
+    static var compileOnlyTraits2: Void { CompileOnlySnippet.test(.doppel { $0.stub(.get("https://api.example.com/v1/breeds/1"), .json(breed)) }) }
     func showsABreed() async throws {}
   }
 }
 #endif
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:139: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:151: skipped (needs the types swift-openapi-generator makes from the reader's document)
 
-// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:173: skipped (needs the types swift-openapi-generator makes from the reader's document)
+// Sources/DoppelOpenAPI/DoppelOpenAPI.docc/ServingAndValidating.md:185: skipped (needs the types swift-openapi-generator makes from the reader's document)

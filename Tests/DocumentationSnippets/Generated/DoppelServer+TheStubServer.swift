@@ -47,9 +47,9 @@ func snippet_DoppelServer_TheStubServer_L157() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:198
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:201
 #if Server
-func snippet_DoppelServer_TheStubServer_L198() async throws {
+func snippet_DoppelServer_TheStubServer_L201() async throws {
   try await withStubServer(backend) { server in
     let task = URLSession.shared.webSocketTask(with: URL(string: "ws://127.0.0.1:\(server.port)/chat")!)
     task.resume()
@@ -64,9 +64,9 @@ func snippet_DoppelServer_TheStubServer_L198() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:330
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:337
 #if Server
-func snippet_DoppelServer_TheStubServer_L330() async throws {
+func snippet_DoppelServer_TheStubServer_L337() async throws {
   let server = try await StubServer.start(serving: backend, port: 8080)
   print("Serving at \(server.baseURL)")
   await server.run()  // until the task is cancelled, then a graceful shutdown
@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L330() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:377
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:385
 #if Server
-func snippet_DoppelServer_TheStubServer_L377() async throws {
+func snippet_DoppelServer_TheStubServer_L385() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L377() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:401
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:409
 #if Server
-func snippet_DoppelServer_TheStubServer_L401() async throws {
+func snippet_DoppelServer_TheStubServer_L409() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -111,10 +111,21 @@ func snippet_DoppelServer_TheStubServer_L401() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:641
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:455
+#if Server
+func snippet_DoppelServer_TheStubServer_L455() async throws {
+  func startDoppelForUITests() async throws {
+    #if DEBUG
+      _ = try await InAppBackend.start()  // nil unless DOPPEL_ADMIN_PORT is set
+    #endif
+  }
+}
+#endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:706
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L641() async throws {
+func snippet_DoppelServer_TheStubServer_L706() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])

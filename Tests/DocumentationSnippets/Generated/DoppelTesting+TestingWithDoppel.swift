@@ -58,28 +58,28 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L74 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:100
-@Suite("Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:100", .disabled("compile-only: the test's body is left for the reader; without it, the POST /favorites the test expects is never sent"))
-struct Snippet_DoppelTesting_TestingWithDoppel_L100 {
-  @Test(.doppel(requireAllStubsUsed: true) {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:103
+// compile-only: the test's body is left for the reader; without it, the POST /favorites the test expects is never sent
+struct Snippet_DoppelTesting_TestingWithDoppel_L103 {
+  static var compileOnlyTraits1: Void { CompileOnlySnippet.test(.doppel(requireAllStubsUsed: true) {
     $0.stub(.get("/breeds.json"), .json(breeds))
     $0.stub(.post("/favorites"), .status(201)).expect(times: 1)
-  })
+  }) }
   func favoritesABreed() async throws {}
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:160
-@Suite("Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:160")
-struct Snippet_DoppelTesting_TestingWithDoppel_L160 {
-  @Test(.doppel(attach: .always) { $0.stub(.get("/breeds.json"), .json(breeds)) })
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:167
+// compile-only: it attaches the journal to a passing run
+struct Snippet_DoppelTesting_TestingWithDoppel_L167 {
+  static var compileOnlyTraits1: Void { CompileOnlySnippet.test(.doppel(attach: .always) { $0.stub(.get("/breeds.json"), .json(breeds)) }) }
   func loadsBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
     await model.load()
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:176
-func snippet_DoppelTesting_TestingWithDoppel_L176() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:183
+func snippet_DoppelTesting_TestingWithDoppel_L183() async throws {
   let favorites = Backend.current.stub(.post("/favorites"), .status(201))
 
   // The code under test favorites a breed:
@@ -98,11 +98,11 @@ func snippet_DoppelTesting_TestingWithDoppel_L176() async throws {
   _ = sent
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:198
-@Suite("Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:198", .disabled("compile-only: it writes pacts/BreedsApp-BreedsAPI.json into the package's folder"))
-struct Snippet_DoppelTesting_TestingWithDoppel_L198 {
-  @Suite struct BreedContractTests {
-    @Test(.doppel(pact: "BreedsApp-BreedsAPI") { $0.stub(.get("/breeds.json"), .json(breeds), name: "breeds") })
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:205
+// compile-only: it writes pacts/BreedsApp-BreedsAPI.json into the package's folder
+struct Snippet_DoppelTesting_TestingWithDoppel_L205 {
+  struct BreedContractTests {
+    static var compileOnlyTraits1: Void { CompileOnlySnippet.test(.doppel(pact: "BreedsApp-BreedsAPI") { $0.stub(.get("/breeds.json"), .json(breeds), name: "breeds") }) }
     func listsBreeds() async {
       let model = BreedListModel(session: Backend.current.session)
       await model.load()
@@ -111,8 +111,8 @@ struct Snippet_DoppelTesting_TestingWithDoppel_L198 {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:222
-func snippet_DoppelTesting_TestingWithDoppel_L222() async throws {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:229
+func snippet_DoppelTesting_TestingWithDoppel_L229() async throws {
   final class BreedListTests: XCTestCase {
     func testShowsEmptyState() async throws {
       let backend = makeBackend()
@@ -124,9 +124,9 @@ func snippet_DoppelTesting_TestingWithDoppel_L222() async throws {
   }
 }
 
-// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:241
-@Suite("Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:241")
-struct Snippet_DoppelTesting_TestingWithDoppel_L241 {
+// Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:248
+@Suite("Sources/DoppelTesting/DoppelTesting.docc/TestingWithDoppel.md:248")
+struct Snippet_DoppelTesting_TestingWithDoppel_L248 {
   @Test func reportsAnUnmetExpectation() async {
     let backend = Backend(issueReporter: .ignore)
     backend.stub(.get("/breeds.json"), .json(breeds)).expect(times: 2)

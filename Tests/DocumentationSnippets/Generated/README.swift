@@ -5,6 +5,7 @@
 import CatFancyKit
 import Doppel
 import DoppelGraphQL
+import DoppelServer
 import DoppelTesting
 import Foundation
 import Testing
@@ -14,10 +15,10 @@ import XCTest
   import FoundationNetworking
 #endif
 
-// README.md:28: skipped (consumer-package: built and tested by .ci/consumer.sh; a Package.swift excerpt)
+// README.md:37: skipped (consumer-package: built and tested by .ci/consumer.sh; a Package.swift excerpt)
 
-// README.md:67
-func snippet_README_L67() async throws {
+// README.md:76
+func snippet_README_L76() async throws {
   let backend = Backend()
   backend.stub(.get("https://api.example.com/breeds.json"), .json(breeds))
   backend.stub(.post("/orders") && .jsonBody(["sku": "A1"]), .status(201))
@@ -34,9 +35,9 @@ func snippet_README_L67() async throws {
   _ = journal
 }
 
-// README.md:147
-@Suite("README.md:147")
-struct Snippet_README_L147 {
+// README.md:156
+@Suite("README.md:156")
+struct Snippet_README_L156 {
   @Suite(.doppel { $0.stub(.get("/breeds.json"), .json(breeds)) })   // suite-wide defaults
   struct BreedListTests {
     @Test(.doppel { $0.stub(.get("/breeds.json"), .json(Breeds(breeds: []))) })  // overrides the default
@@ -49,9 +50,9 @@ struct Snippet_README_L147 {
   }
 }
 
-// README.md:170
-@Suite("README.md:170")
-struct Snippet_README_L170 {
+// README.md:179
+@Suite("README.md:179")
+struct Snippet_README_L179 {
   @Test(.doppel(clock: ManualClock()))       // each test case gets a clock of its own
   func showsLoadingUntilTheBreedsArrive() async throws {
     let backend = Backend.current
@@ -67,15 +68,15 @@ struct Snippet_README_L170 {
   }
 }
 
-// README.md:231
-func snippet_README_L231() async throws {
+// README.md:240
+func snippet_README_L240() async throws {
   let backend = try Backend(manifest: .load(contentsOf: manifestURL), scenario: "empty")
   // Generated: the snippet's values, as used by what the reader writes next.
   _ = backend
 }
 
-// README.md:257
-func snippet_README_L257() async throws {
+// README.md:266
+func snippet_README_L266() async throws {
   let fetch = backend.handler                            // @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
   let (data, response) = try await backend.respond(to: URLRequest(url: breedsURL))
   // Generated: the snippet's values, as used by what the reader writes next.
@@ -84,9 +85,9 @@ func snippet_README_L257() async throws {
   _ = response
 }
 
-// README.md:267
-@Suite("README.md:267")
-struct Snippet_README_L267 {
+// README.md:276
+@Suite("README.md:276")
+struct Snippet_README_L276 {
   @Test(.doppel(cassette: "breeds"))
   func fetchesBreeds() async throws {
     let model = BreedListModel(session: Backend.current.session)
@@ -95,8 +96,8 @@ struct Snippet_README_L267 {
   }
 }
 
-// README.md:391
-func snippet_README_L391() async throws {
+// README.md:432
+func snippet_README_L432() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
@@ -106,9 +107,9 @@ func snippet_README_L391() async throws {
   _ = remote
 }
 
-// README.md:459
+// README.md:501
 #if GraphQL
-func snippet_README_L459() async throws {
+func snippet_README_L501() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
@@ -118,3 +119,43 @@ func snippet_README_L459() async throws {
   _ = backend
 }
 #endif
+
+// README.md:559
+@Suite("README.md:559")
+struct Snippet_README_L559 {
+  @Test func theSDKsOwnSessionIsAnswered() async throws {
+    try await Backend.withProcessWideBackend(covering: .everySession) { backend in
+      backend.stub(.get("http://flags.sdk.example/v1/config"), .json(["darkMode": true]))
+      let sdkSession = URLSession(configuration: .default)  // what the SDK does inside
+      let (data, _) = try await sdkSession.data(from: URL(string: "http://flags.sdk.example/v1/config")!)
+      #expect(String(decoding: data, as: UTF8.self) == #"{"darkMode":true}"#)
+    }
+  }
+}
+
+// README.md:597
+#if Server
+func snippet_README_L597() async throws {
+  func applicationDidLaunch() async throws {
+    #if DEBUG
+      // nil unless the launch environment has DOPPEL_ADMIN_PORT: an ordinary launch starts nothing.
+      _ = try await InAppBackend.start()
+    #endif
+  }
+}
+#endif
+
+// README.md:614
+func snippet_README_L614() async throws {
+  func launchEnvironment(port: Int, token: String) -> [String: String] {
+    // One port per parallel runner: the Simulator shares the Mac's loopback.
+    ["DOPPEL_ADMIN_PORT": "\(port)", "DOPPEL_ADMIN_TOKEN": token, "DOPPEL_WAIT_FOR_STUBS": "10"]
+  }
+
+  func prepareTheApp(port: Int, token: String) async throws -> DoppelRemote {
+    let remote = DoppelRemote(URL(string: "http://127.0.0.1:\(port)")!, token: token)
+    try await remote.stub(.get("https://flags.sdk.example/v1/config"), .json(["darkMode": true]))
+    try await remote.signalReady()  // the app goes on launching, its stubs in place
+    return remote
+  }
+}

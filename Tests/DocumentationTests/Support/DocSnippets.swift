@@ -21,8 +21,10 @@ import Foundation
 /// happens to it:
 /// - `<!-- snippet: skip (reason) -->`: not compiled; the reason is required;
 /// - `<!-- snippet: compile-only (reason) -->`, for a block of tests that cannot run as written (its
-///   body is left for the reader, or it writes files into the package): compiled, in a suite
-///   disabled with the reason, so that `swift test` lists its tests as skipped; the reason is required;
+///   body is left for the reader, or it writes files into the package): compiled, with its `@Test`
+///   and `@Suite` attributes turned into properties that type-check their arguments (see
+///   ``compileOnly(_:)``), so it declares no test and `swift test` lists nothing as skipped; the
+///   script lists these blocks with their reasons; the reason is required;
 /// - `<!-- snippet: server -->`: compiled only with the Server trait (`#if Server`), as is every
 ///   block of the DoppelServer catalog;
 /// - `<!-- snippet: tls -->`: compiled only with the TLS trait (`#if TLS`), for HTTPS. Every block of the DoppelOpenAPI catalog is compiled only
@@ -260,13 +262,15 @@ enum DocSnippets {
         }
         body.append("}")
       case .suite:
-        var traits = ""
         if let reason = block.compileOnlyReason {
-          traits = ", .disabled(\(stringLiteral("compile-only: \(reason)")))"
+          body.append("// compile-only: \(reason)")
+          body.append("struct Snippet_\(name) {")
+          body += compileOnly(code).map { $0.isEmpty ? "" : "  \($0)" }
+        } else {
+          body.append("@Suite(\(stringLiteral(location)))")
+          body.append("struct Snippet_\(name) {")
+          body += code.map { $0.isEmpty ? "" : "  \($0)" }
         }
-        body.append("@Suite(\(stringLiteral(location))\(traits))")
-        body.append("struct Snippet_\(name) {")
-        body += code.map { $0.isEmpty ? "" : "  \($0)" }
         body.append("}")
       case .fileScope:
         body += code
@@ -294,6 +298,88 @@ enum DocSnippets {
     var importLines = imports.sorted().map { "import \($0)" }
     importLines += ["", "#if canImport(FoundationNetworking)", "  import FoundationNetworking", "#endif"]
     return header + "\n" + importLines.joined(separator: "\n") + "\n\n" + bodies.joined(separator: "\n\n") + "\n"
+  }
+
+  /// A compile-only block of tests with its `@Test` and `@Suite` attributes turned into plain
+  /// declarations: each attribute's arguments become a computed property that type-checks them
+  /// (`static var compileOnlyTraits1: Void { CompileOnlySnippet.test(…) }`, never evaluated), so the
+  /// block compiles as written but declares no test, and `swift test` lists nothing as skipped.
+  static func compileOnly(_ code: [String]) -> [String] {
+    let text = Array(code.joined(separator: "\n"))
+    var result = ""
+    var index = 0
+    var count = 0
+    var atLineStart = true
+    while index < text.count {
+      let character = text[index]
+      if atLineStart, character == " " {
+        result.append(character)
+        index += 1
+        continue
+      }
+      if atLineStart, character == "@",
+        let kind = ["Test", "Suite"].first(where: { attribute(text, at: index + 1, is: $0) })
+      {
+        index += 1 + kind.count
+        if index < text.count, text[index] == "(", let end = closingParenthesis(text, from: index) {
+          count += 1
+          let arguments = String(text[(index + 1)..<end])
+          result +=
+            "static var compileOnlyTraits\(count): Void { CompileOnlySnippet.\(kind.lowercased())(\(arguments)) }"
+          index = end + 1
+          // What followed the attribute on its line (`func a() {`) goes on a line of its own.
+          while index < text.count, text[index] == " " { index += 1 }
+          if index < text.count, text[index] != "\n" {
+            result +=
+              "\n"
+              + String(result.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
+              .prefix { $0 == " " }
+          }
+        } else {
+          while index < text.count, text[index] == " " { index += 1 }
+        }
+        atLineStart = false
+        continue
+      }
+      atLineStart = character == "\n"
+      result.append(character)
+      index += 1
+    }
+    return result.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// Whether `text` holds the word `name` at `index` (not the start of a longer name).
+  private static func attribute(_ text: [Character], at index: Int, is name: String) -> Bool {
+    let word = Array(name)
+    guard index + word.count <= text.count, Array(text[index..<(index + word.count)]) == word else { return false }
+    let next = index + word.count
+    return next == text.count || !(text[next].isLetter || text[next].isNumber || text[next] == "_")
+  }
+
+  /// The index of the `)` that closes the `(` at `start`, skipping string literals.
+  private static func closingParenthesis(_ text: [Character], from start: Int) -> Int? {
+    var depth = 0
+    var inString = false
+    var index = start
+    while index < text.count {
+      let character = text[index]
+      if inString {
+        if character == "\\" {
+          index += 1
+        } else if character == "\"" {
+          inString = false
+        }
+      } else if character == "\"" {
+        inString = true
+      } else if character == "(" {
+        depth += 1
+      } else if character == ")" {
+        depth -= 1
+        if depth == 0 { return index }
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// `text` as a Swift string literal.
