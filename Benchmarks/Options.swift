@@ -21,9 +21,11 @@ struct Options: Sendable {
   /// Which doors to measure: all by default (`openapi` and `json` only with the OpenAPI trait).
   var doors: Set<String> = Options.allDoors
   #if OpenAPI
-    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "checks", "openapi", "json"]
+    static let allDoors: Set<String> = [
+      "session", "memory", "delayed", "test", "loading", "checks", "secrets", "openapi", "json", "documents",
+    ]
   #else
-    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "checks"]
+    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "checks", "secrets"]
   #endif
   /// Stubs in each generated manifest, and entries in the generated cassette, of the loading run.
   var loadingCount = 50_000
@@ -39,7 +41,8 @@ struct Options: Sendable {
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N]
-                      [--only session|memory|delayed|test|testcost|loading|checks|openapi|json] [--loading N]
+                      [--only session|memory|delayed|test|testcost|loading|checks|secrets|openapi|json|documents]
+                      [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
 
@@ -58,10 +61,13 @@ struct Options: Sendable {
                            cost of a whole test (test, or testcost), or the time big manifests and cassettes
                            take to load (loading), or the checks of what no answer shows: plain
                            URLs take the fast path, the toolchain's FoundationNetworking internals
-                           are there (checks), or what OpenAPI validation of a request and its
+                           are there (checks), or how the secret scanner's time grows with hostile
+                           text (secrets), or what OpenAPI validation of a request and its
                            response costs (openapi; needs --traits OpenAPI), or the tape parser the
                            OpenAPI checker reads bodies with against the positioned parser (json; the
-                           same trait)
+                           same trait), or the time published API descriptions take to their first
+                           answer (documents; the same trait; ../shared/real-documents or
+                           $DOPPEL_REAL_DOCUMENTS)
       --loading N          stubs per generated manifest and entries per cassette (default 50000)
       --mode MODE          measure only one request at a time (sequential) or with --width requests
                            outstanding (inflight); for --only test, inflight starts every test case
@@ -107,7 +113,9 @@ struct Options: Sendable {
       case "--only":
         // `testcost` is another name for `test`.
         guard let door = rest.popFirst().map({ $0 == "testcost" ? "test" : $0 }), allDoors.contains(door) else {
-          fail("--only takes \(allDoors.sorted().joined(separator: ", ")) (openapi and json need --traits OpenAPI)")
+          fail(
+            "--only takes \(allDoors.sorted().joined(separator: ", ")) (openapi, json and documents need --traits OpenAPI)"
+          )
         }
         options.doors = [door]
       case "--mode":

@@ -178,9 +178,17 @@ func runBenchmarks(_ options: Options) async -> Int {
     print("")
     failures += Checks.run()
   }
+  if options.doors.contains("secrets"), options.profile == nil {
+    print("")
+    failures += Secrets.run(repeats: options.quick ? 16_000 : 32_000, rounds: options.quick ? 3 : 5)
+  }
   #if OpenAPI
     if options.doors.contains("openapi") {
       failures += await Validation.run(options: options)
+    }
+    if options.doors.contains("documents") {
+      print("")
+      failures += await Documents.run(rounds: options.quick ? 1 : 3)
     }
     if options.doors.contains("json") {
       print("")
