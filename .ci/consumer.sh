@@ -18,7 +18,7 @@ root, out = sys.argv[1], sys.argv[2]
 text = open(f"{root}/README.md", encoding="utf-8").read()
 marker = text.index("consumer-package:")
 block = re.search(r"```swift\n(.*?)```", text[marker:], re.S).group(1)
-url = '.package(url: "https://github.com/doppel-swift/Doppel.git", from: "0.1.0")'
+url = '.package(url: "https://github.com/doppel-swift/Doppel.git", from: "0.2.0")'
 if url not in block:
     sys.exit(f"README.md: the consumer-package block no longer holds {url}")
 open(out, "w", encoding="utf-8").write(block.replace(url, f'.package(name: "Doppel", path: "{root}")'))

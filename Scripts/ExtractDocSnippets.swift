@@ -33,7 +33,7 @@ struct ExtractDocSnippets {
     )
     for skipped in summary.skipped { print("  \(skipped)") }
     print(
-      "\(summary.runAsTests) blocks of tests run, \(summary.compileOnly.count) more are compile-only (listed as skipped):"
+      "\(summary.runAsTests) blocks of tests run, \(summary.compileOnly.count) more are compile-only (compiled, not run: no test is declared for them):"
     )
     for compileOnly in summary.compileOnly { print("  \(compileOnly)") }
     if check {

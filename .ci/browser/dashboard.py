@@ -4,7 +4,8 @@ Run by `.ci/browser/run` with the path of a built `doppel-cli`: serves dashboard
 (two scenarios, one state machine) with an admin token, opens http://127.0.0.1:PORT/__doppel/ in
 headless Chromium and checks, with bounded waits, that the page asks for the token and keeps it in
 memory only, shows requests made after it loaded (with the stub that answered), switches the
-scenario, resets a state machine, and shows an unmatched request's near-miss report as text.
+scenario, resets a state machine, shows an unmatched request's near-miss report as text, opens a row
+to its request and answer (kept open as requests come) and filters the journal.
 
 With DOPPEL_DASHBOARD_SCREENSHOT=path/to/file.png set, it saves a screenshot of the page there (for
 the docs). Each check prints one line; the script exits 1 after all checks if any failed, with the
@@ -241,7 +242,60 @@ try:
     )
     check("the HAR link gives the journal", isinstance(har, int) and har >= 6, har)
 
-    # 7. No script was refused, no error was logged.
+    # 7. A row opens to its request and its answer, stays open as requests come, and the journal
+    # filters (issue 48, points 1 and 2).
+    greeting = driver.execute_script(
+        """
+        const rows = Array.from(document.querySelectorAll("#journal li.matched"))
+          .filter((row) => row.textContent.includes("/greeting") && row.textContent.includes("greeting · "));
+        return rows.length ? rows[rows.length - 1].dataset.index : null;
+        """
+    )
+    check("the first /greeting request has a row", greeting is not None, journal_rows())
+    row = f'#journal li[data-index="{greeting}"]'
+    click(row + " .line")
+    wait_for(
+        "the opened row shows the request, the answer as pretty JSON and the stub",
+        lambda d: any(
+            "Request" in t and "Answer" in t and '"greeting" : "hello"' in t and "dashboard-manifest.json:" in t
+            for t in text_of(row + " .detail")
+        ),
+        lambda: text_of(row + " .detail"),
+    )
+    body_of("/basket")
+    wait_for(
+        "a new request appears",
+        lambda d: any("/basket" in r and "GET" in r for r in journal_rows()[:1]),
+        journal_rows,
+    )
+    check(
+        "the open row stayed open",
+        attribute(row + " .line", "aria-expanded") == "true" and len(text_of(row + " .detail")) == 1,
+        text_of(row),
+    )
+    driver.execute_script(
+        "const s = document.getElementById('filter-status'); s.value = '4xx';"
+        " s.dispatchEvent(new Event('change'));"
+    )
+    wait_for(
+        "filtered by 4xx, the list shows the unmatched requests only",
+        lambda d: len(journal_rows()) == 2 and len(text_of("#journal li.unmatched")) == 2,
+        journal_rows,
+    )
+    driver.find_element(By.ID, "filter-text").send_keys("greetings")
+    wait_for(
+        "and with a text, the one that holds it",
+        lambda d: len(journal_rows()) == 1 and "/greetings" in journal_rows()[0],
+        journal_rows,
+    )
+    click("#filter-clear")
+    wait_for("the filter cleared, every request is back", lambda d: len(journal_rows()) >= 7, journal_rows)
+    check(
+        "nothing of the opened row became markup",
+        driver.find_elements(By.CSS_SELECTOR, "#journal img, #journal script") == [],
+    )
+
+    # 8. No script was refused, no error was logged.
     problems = [
         entry["message"]
         for entry in driver.get_log("browser")
