@@ -228,4 +228,37 @@
       return "\(path) \(size) \(date)"
     }
   }
+
+  // MARK: Telling inputs apart
+
+  extension ServeInputs {
+    /// Whether `url` names an OpenAPI document rather than a manifest: a `.yaml` or `.yml` file, or
+    /// a `.json` file whose top level has an `openapi` key (or a `swagger` one, which the document's
+    /// reader refuses with the fix). A manifest or a cassette has neither key.
+    static func isOpenAPIDocument(_ url: URL) -> Bool {
+      isDocument(url, extensions: ["yaml", "yml"]) { object in object["openapi"] != nil || object["swagger"] != nil }
+    }
+
+    /// Whether `url` names a document of a kind: a file with one of `extensions` (lowercase), or a
+    /// `.json` file whose top-level object `holds` what the kind has.
+    static func isDocument(
+      _ url: URL, extensions: Set<String>, orJSONWhere holds: ([String: Any]) -> Bool
+    ) -> Bool {
+      let fileExtension = url.pathExtension.lowercased()
+      if extensions.contains(fileExtension) { return true }
+      guard fileExtension == "json", let data = try? WholeFile.read(url),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+      else { return false }
+      return holds(object)
+    }
+
+    /// Whether `url` names a GraphQL schema rather than a manifest: a `.graphql` or `.graphqls`
+    /// file, or a `.json` file holding an introspection result (a top-level `__schema`, or one
+    /// under `data`). A manifest or a cassette has neither.
+    static func isGraphQLSchema(_ url: URL) -> Bool {
+      isDocument(url, extensions: ["graphql", "graphqls"]) { object in
+        object["__schema"] != nil || (object["data"] as? [String: Any])?["__schema"] != nil
+      }
+    }
+  }
 #endif

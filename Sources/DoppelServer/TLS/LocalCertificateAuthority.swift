@@ -143,8 +143,8 @@
     /// otherwise, on macOS (and Apple's other platforms), `~/Library/Application Support/Doppel`;
     /// elsewhere `$XDG_DATA_HOME/doppel`, or `~/.local/share/doppel` when that is not set.
     ///
-    /// The choice is one small function selected with `#if canImport(Darwin)`, kept here rather
-    /// than in the core's platform seam: it concerns the server alone, and no API differs.
+    /// The platform's part of the choice is in this module's platform room
+    /// (`ServerPlatform.dataFolder(userHome:environment:)`).
     ///
     /// - Parameter environment: the environment variables to read (the process's by default).
     public static func defaultFolder(
@@ -154,16 +154,7 @@
         return URL(fileURLWithPath: home, isDirectory: true)
       }
       let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-      #if canImport(Darwin)
-        return URL(fileURLWithPath: userHome, isDirectory: true)
-          .appendingPathComponent("Library/Application Support/Doppel", isDirectory: true)
-      #else
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-          return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("doppel", isDirectory: true)
-        }
-        return URL(fileURLWithPath: userHome, isDirectory: true)
-          .appendingPathComponent(".local/share/doppel", isDirectory: true)
-      #endif
+      return ServerPlatform.dataFolder(userHome: userHome, environment: environment)
     }
 
     // MARK: Making and reading

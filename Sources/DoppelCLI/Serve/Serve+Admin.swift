@@ -32,12 +32,8 @@
     static func remember(_ loaded: ServeInputs.Loaded) {
       lastSummary.withLock { $0 = loaded.summary }
       lastReferencedFiles.withLock { $0 = loaded.openAPI.referencedFiles }
-      #if OpenAPI
-        validatedDocuments.withLock { $0 = loaded.openAPI.documents.map(\.document) }
-      #endif
-      #if GraphQL
-        checkedSchemas.withLock { $0 = loaded.graphQL.checked }
-      #endif
+      rememberDocuments(loaded)
+      rememberSchemas(loaded)
     }
 
     /// Checks `--admin-prefix`, `--journal-limit`, `--journal-mib` and `--journal-body-kib`.

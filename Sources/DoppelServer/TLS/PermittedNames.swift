@@ -4,12 +4,6 @@
   import SwiftASN1
   import X509
 
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Darwin)
-    import Darwin
-  #endif
-
   /// The names the local certificate authority signs for, and the name constraint that says so in
   /// its certificate (see ``LocalCertificateAuthority``).
   enum PermittedNames {
@@ -50,13 +44,7 @@
       let half = range.count / 2
       let address = Array(range[..<half])
       let bits = range[half...].reduce(0) { $0 + $1.nonzeroBitCount }
-      var text = [CChar](repeating: 0, count: 64)
-      let family = half == 4 ? AF_INET : AF_INET6
-      let written = address.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
-      let shown =
-        written == nil
-        ? address.map(String.init).joined(separator: ".")
-        : String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let shown = ServerPlatform.addressText(address) ?? address.map(String.init).joined(separator: ".")
       return "\(shown)/\(bits)"
     }
 
@@ -105,17 +93,7 @@
     }
 
     /// The 4 or 16 bytes of an IPv4 or IPv6 address in text form, or `nil`.
-    static func ipAddressBytes(_ text: String) -> [UInt8]? {
-      var v4 = in_addr()
-      if inet_pton(AF_INET, text, &v4) == 1 {
-        return withUnsafeBytes(of: &v4) { Array($0) }
-      }
-      var v6 = in6_addr()
-      if inet_pton(AF_INET6, text, &v6) == 1 {
-        return withUnsafeBytes(of: &v6) { Array($0) }
-      }
-      return nil
-    }
+    static func ipAddressBytes(_ text: String) -> [UInt8]? { ServerPlatform.addressBytes(text) }
 
     /// Whether `name` (lowercased) is a DNS name: labels of letters, digits and hyphens, none
     /// starting or ending with a hyphen, at most 63 bytes each and 253 in all.

@@ -38,14 +38,15 @@
     var remove = false
 
     func validate() throws {
-      #if !TLS
+      #if TLS
+        if remove && !allowedAddresses.isEmpty {
+          throw ValidationError(
+            "--allow-ip makes an authority and --remove deletes it; run doppel trust --remove, then doppel trust --allow-ip \(allowedAddresses[0])."
+          )
+        }
+      #else
         throw ValidationError("doppel trust: \(TLSOptions.traitMessage).")
       #endif
-      if remove && !allowedAddresses.isEmpty {
-        throw ValidationError(
-          "--allow-ip makes an authority and --remove deletes it; run doppel trust --remove, then doppel trust --allow-ip \(allowedAddresses[0])."
-        )
-      }
     }
 
     func run() throws {

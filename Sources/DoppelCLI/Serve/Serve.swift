@@ -222,13 +222,7 @@
         throw ValidationError("--max-head-kib \(maxHeadKibibytes) is out of range; use 1 to 16384 (kibibytes).")
       }
       try validateAdmin()
-      #if !OpenAPI
-        if validatesAgainstDocuments {
-          throw ValidationError(
-            "--validate checks against OpenAPI documents, and this doppel was built without the OpenAPI trait. Build it with the trait on: swift build --traits Server,OpenAPI --product doppel-cli."
-          )
-        }
-      #endif
+      if validatesAgainstDocuments, let reason = Self.validationNeedsTrait { throw ValidationError(reason) }
     }
 
     /// A timeout given on the command line in seconds: more than 0, at most a day.
@@ -265,24 +259,11 @@
         scenarioSource: scenario != nil
           ? "from --scenario" : "from the \(ScenarioSelection.environmentVariable) environment variable")
       let loaded = try inputs.load()
-      #if GraphQL
-        for warning in loaded.graphQL.warnings { Console.error(warning) }
-      #endif
+      for warning in loaded.graphQL.warnings { Console.error(warning) }
       var configuration = StubServer.Configuration()
       let backend = adminBackend(loaded, inputs: inputs, configuration: &configuration)
-      #if OpenAPI
-        if validatesAgainstDocuments {
-          guard !loaded.openAPI.isEmpty else {
-            throw ValidationError(
-              "--validate checks against the OpenAPI documents among the inputs, and there are none. Pass the document (such as api.yaml) beside the other inputs, or drop --validate."
-            )
-          }
-          Self.printViolations(of: backend)
-        }
-      #endif
-      #if GraphQL
-        Self.printGraphQLViolations(of: backend)
-      #endif
+      try startValidating(loaded, backend: backend)
+      Self.printGraphQLViolations(of: backend)
       configuration.allowsNonLoopback = listen.allowRemote
       configuration.unmatchedStatus = unmatchedStatus
       configuration.headerTimeout = try Self.timeout(headerTimeout, option: "--header-timeout")
