@@ -149,7 +149,9 @@
         root["components"] = doubled
       }
       let copy = folder.appendingPathComponent("doubled-" + url.lastPathComponent)
-      try JSONSerialization.data(withJSONObject: root).write(to: copy)
+      // Written over lines as the original is: a minified copy would also measure how positions
+      // are found on one long line, which is not what doubling asks.
+      try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted]).write(to: copy)
       return copy
     }
 

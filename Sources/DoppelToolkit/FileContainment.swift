@@ -21,10 +21,30 @@ package enum FileContainment {
   /// - Returns: the file's URL, standardized (symbolic links inside the folder are kept).
   /// - Throws: ``Escape`` when, once symbolic links are followed, the file is not inside `root`.
   package static func resolve(_ path: String, from base: URL, inside root: URL) throws(Escape) -> URL {
-    let root = root.standardizedFileURL
+    try resolve(path, from: base, inside: Folder(root))
+  }
+
+  /// A folder files must stay in, with its links followed once: a reader that checks many paths
+  /// against one folder (a description split over thousands of files) makes it once.
+  package struct Folder: Sendable {
+    /// The folder, standardized.
+    package let url: URL
+    /// The folder once every symbolic link in it is followed.
+    package let realPath: String
+
+    package init(_ url: URL) {
+      self.url = url.standardizedFileURL
+      realPath = FileContainment.realPath(self.url) ?? self.url.path
+    }
+  }
+
+  /// `path` (absolute, or relative to `base`) resolved inside `folder`, as the form that takes the
+  /// folder's URL resolves it.
+  package static func resolve(_ path: String, from base: URL, inside folder: Folder) throws(Escape) -> URL {
+    let root = folder.url
     let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
       .standardizedFileURL
-    let realRoot = realPath(root) ?? root.path
+    let realRoot = folder.realPath
     let real = realPath(url)
     if let real, real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
       return url

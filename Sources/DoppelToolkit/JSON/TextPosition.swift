@@ -83,16 +83,28 @@ package struct TextPositions: Sendable {
     self.checkpoints = checkpoints
   }
 
-  /// The position of `offset` (clamped to the document).
-  package func position(_ offset: Int) -> TextPosition {
-    let offset = min(max(0, offset), bytes.count)
-    // The last line start at or before `offset`.
+  /// The line of `offset` (clamped to the document), from 1: a binary search, without the
+  /// column's count of the bytes before it on its line, which a reader that keeps only lines
+  /// (one per value of a minified document) would pay for every value.
+  package func line(_ offset: Int) -> Int {
+    lineIndex(min(max(0, offset), bytes.count)) + 1
+  }
+
+  /// The index in `lineStarts` of the last line start at or before `offset`.
+  private func lineIndex(_ offset: Int) -> Int {
     var low = 0
     var high = lineStarts.count - 1
     while low < high {
       let middle = (low + high + 1) / 2
       if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
     }
+    return low
+  }
+
+  /// The position of `offset` (clamped to the document).
+  package func position(_ offset: Int) -> TextPosition {
+    let offset = min(max(0, offset), bytes.count)
+    let low = lineIndex(offset)
     let checkpoint = offset / Self.stride * Self.stride
     var start = lineStarts[low]
     var column = 1
