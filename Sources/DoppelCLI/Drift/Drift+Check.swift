@@ -6,10 +6,6 @@
     import FoundationNetworking
   #endif
 
-  #if OpenAPI
-    import DoppelOpenAPI
-  #endif
-
   extension Drift {
     /// What every check shares: where to send, what to add, what to compare.
     struct Settings: Sendable {
@@ -24,13 +20,6 @@
       /// The `--openapi` document.
       let document: Document?
     }
-
-    #if OpenAPI
-      typealias Document = OpenAPIDocument
-    #else
-      /// No document without the OpenAPI trait.
-      typealias Document = Never
-    #endif
 
     /// How one target fared.
     enum Outcome: Sendable {
@@ -109,15 +98,9 @@
       } catch {
         return .failed(failure(error, url: url, timeout: settings.timeout))
       }
-      var differences = compare(expected, live, method: target.method, settings: settings)
-      #if OpenAPI
-        if let document = settings.document {
-          let sent = Request(
-            method: HTTPMethod(target.method), url: url, headers: HTTPHeaders(), body: target.body)
-          differences += document.violations(in: sent, status: live.status, headers: live.headers, body: live.body)
-            .map { DriftDifference(.openAPI, recorded: nil, live: "\($0)") }
-        }
-      #endif
+      let differences =
+        compare(expected, live, method: target.method, settings: settings)
+        + documentDifferences(target, sentTo: url, live: live, settings: settings)
       return differences.isEmpty ? .unchanged : .drifted(differences)
     }
 

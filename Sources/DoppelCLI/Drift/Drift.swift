@@ -3,10 +3,6 @@
   import Doppel
   import Foundation
 
-  #if OpenAPI
-    import DoppelOpenAPI
-  #endif
-
   /// `doppel drift`: re-sends recorded requests to the real server and reports how its answers
   /// have moved away from the cassettes and manifests.
   struct Drift: AsyncParsableCommand {
@@ -128,12 +124,7 @@
       for method in methods where !HTTPToken.isToken(method) {
         throw ValidationError("--method \(method) is not an HTTP method; write one such as POST.")
       }
-      #if !OpenAPI
-        if openAPI != nil {
-          throw ValidationError(
-            "This doppel was built without the OpenAPI trait. Build it with `swift build --traits Server,OpenAPI`.")
-        }
-      #endif
+      if openAPI != nil, let reason = Self.openAPINeedsTrait { throw ValidationError(reason) }
     }
 
     /// `Name: value` from `--header`.
@@ -221,24 +212,6 @@
         for line in report.lines() { Console.out(line) }
       }
       if let status = report.exitStatus { throw ExitCode(status) }
-    }
-
-    /// The `--openapi` document, if one was named.
-    ///
-    /// - Throws: `ExitCode(2)` when it cannot be used, after printing why.
-    private func document() throws -> Document? {
-      #if OpenAPI
-        guard let openAPI else { return nil }
-        do {
-          return try OpenAPIDocument(url: URL(fileURLWithPath: openAPI), name: openAPI)
-        } catch {
-          Console.error(error.description)
-          Console.error("doppel drift: the OpenAPI document \(openAPI) cannot be used.")
-          throw ExitCode(2)
-        }
-      #else
-        return nil
-      #endif
     }
 
     /// Why `target` is not sent, or `nil` when it is: a manifest stub's `"drift"` first, then

@@ -3,13 +3,6 @@
   import Doppel
   import Foundation
 
-  #if OpenAPI
-    import DoppelOpenAPI
-  #endif
-  #if GraphQL
-    import DoppelGraphQL
-  #endif
-
   /// `doppel lint`: checks manifests and cassettes.
   struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,18 +64,8 @@
 
     func validate() throws {
       guard !files.isEmpty else { throw ValidationError("Name at least one manifest or cassette to check.") }
-      #if !OpenAPI
-        if openAPI != nil {
-          throw ValidationError(
-            "This doppel was built without the OpenAPI trait. Build it with `swift build --traits Server,OpenAPI`.")
-        }
-      #endif
-      #if !GraphQL
-        if graphQL != nil {
-          throw ValidationError(
-            "This doppel was built without the GraphQL trait. Build it with `swift build --traits Server,GraphQL`.")
-        }
-      #endif
+      if openAPI != nil, let reason = Self.openAPINeedsTrait { throw ValidationError(reason) }
+      if graphQL != nil, let reason = Self.graphQLNeedsTrait { throw ValidationError(reason) }
     }
 
     func run() throws {
@@ -90,43 +73,15 @@
       var troubled = 0
       var warnings: [String] = []
       var unusableDocument = false
-      #if OpenAPI
-        var document: OpenAPIDocument?
-        if let openAPI {
-          do {
-            document = try OpenAPIDocument(url: URL(fileURLWithPath: openAPI), name: openAPI)
-          } catch {
-            // Reported, and the files are still checked for everything else.
-            Console.out(error.description)
-            Console.error(
-              "doppel lint: the OpenAPI document \(openAPI) cannot be used; the files are checked without it.")
-            unusableDocument = true
-          }
-        }
-      #endif
-      #if GraphQL
-        var schema: GraphQLSchemaDocument?
-        if let graphQL {
-          do {
-            schema = try GraphQLSchemaDocument(contentsOf: URL(fileURLWithPath: graphQL))
-          } catch {
-            Console.out("\(graphQL):\(error.line):\(error.column): \(error.message)")
-            Console.error(
-              "doppel lint: the GraphQL schema \(graphQL) cannot be used; the files are checked without it.")
-            unusableDocument = true
-          }
-        }
-      #endif
+      // The document and the schema every file is also checked against, when given: each reports
+      // why it cannot be used, and the files are still checked for everything else.
+      let document = OpenAPIReference(openAPI, unusable: &unusableDocument)
+      let schema = GraphQLReference(graphQL, unusable: &unusableDocument)
       for path in files {
         var redaction = Redaction.default.keeping(names: keptNames)
         if keepUnscannableBodies { redaction = redaction.excluding(.unscannableBodies) }
         var found = Self.check(path, redaction: redaction)
-        #if OpenAPI
-          if let document { found += Self.check(path, against: document) }
-        #endif
-        #if GraphQL
-          if let schema { found += Self.check(path, against: schema) }
-        #endif
+        found += document.problems(in: path) + schema.problems(in: path)
         if !found.isEmpty { troubled += 1 }
         problems += Self.inFileOrder(found)
         warnings += Self.warnings(path)
@@ -226,94 +181,8 @@
       }
     }
 
-    #if OpenAPI
-      /// What `document` contradicts in the stubs of a manifest or the entries of a cassette, each
-      /// line starting with the file (as typed) and the position of the stub's declaration or of
-      /// the entry. An input that cannot be read is left to ``check(_:redaction:)``, which reports
-      /// why.
-      static func check(_ path: String, against document: OpenAPIDocument) -> [String] {
-        let url = URL(fileURLWithPath: path)
-        if url.pathExtension.lowercased() == "har" {
-          return (cassetteExchanges(path) ?? []).flatMap { exchange in
-            document.violations(in: exchange.request, response: exchange.response).map { "\(exchange.place): \($0)" }
-          }
-        }
-        guard let manifest = try? Manifest.load(contentsOf: url) else { return [] }
-        var problems: [String] = []
-        for stub in stubs(of: manifest) {
-          let found = document.violations(of: stub)
-          guard !found.isEmpty else { continue }
-          let place = "\(shown(stub.location, in: manifest, typed: path)):\(stub.location.line):\(stub.location.column)"
-          problems += found.map { "\(place): \($0)" }
-        }
-        return problems
-      }
-
-    #endif
-
-    #if GraphQL
-      /// `request` (which sends `sent`) with the query text `registered` holds for the persisted
-      /// query it sends by its hash alone (in its JSON body, or as a `GET`'s `query` item);
-      /// otherwise `request` itself.
-      static func withRegisteredDocument(
-        _ request: Request, sending sent: GraphQLRequest?, _ registered: [String: String]
-      ) -> Request {
-        guard let sent, sent.document == nil, let hash = sent.persistedQueryHash, let document = registered[hash]
-        else { return request }
-        if let body = request.body, !body.isEmpty, case .object(var fields)? = try? JSONValue(parsing: body) {
-          fields["query"] = .string(document)
-          return Request(
-            method: request.method, url: request.url, headers: request.headers,
-            body: Data("\(JSONValue.object(fields))".utf8))
-        }
-        guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else { return request }
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "query", value: document)]
-        guard let url = components.url else { return request }
-        return Request(method: request.method, url: url, headers: request.headers, body: request.body)
-      }
-
-      /// What `schema` contradicts in the GraphQL requests of a cassette and their answers, each
-      /// line starting with the file (as typed) and the position of the entry. Other inputs, and a
-      /// cassette that cannot be read (reported by ``check(_:redaction:)``), give none.
-      static func check(_ path: String, against schema: GraphQLSchemaDocument) -> [String] {
-        if let exchanges = cassetteExchanges(path) {
-          // Apollo's automatic persisted queries send a query by its hash once the server knows
-          // it: such an entry is checked with the text another entry of the cassette registered.
-          let sent = exchanges.map { GraphQLRequest($0.request) }
-          var registered: [String: String] = [:]
-          for case let operation? in sent {
-            if let hash = operation.persistedQueryHash, let document = operation.document {
-              registered[hash] = document
-            }
-          }
-          return zip(exchanges, sent).flatMap { exchange, sent -> [String] in
-            guard !exchange.response.isFailure, let body = try? exchange.response.bodyData() else { return [] }
-            let request = withRegisteredDocument(exchange.request, sending: sent, registered)
-            return schema.violations(in: request, status: exchange.response.status, body: body).map {
-              "\(exchange.place): GraphQL: \($0)"
-            }
-          }
-        }
-        // A manifest's stub names its operation, not the operation's text: its answers are
-        // checked against the schema's types.
-        guard URL(fileURLWithPath: path).pathExtension.lowercased() != "har",
-          let manifest = try? Manifest.load(contentsOf: URL(fileURLWithPath: path))
-        else { return [] }
-        var problems: [String] = []
-        for stub in stubs(of: manifest) {
-          guard let operation = stub.declaredGraphQLOperation else { continue }
-          let place = "\(shown(stub.location, in: manifest, typed: path)):\(stub.location.line):\(stub.location.column)"
-          for response in stub.declaredResponses where (200..<300).contains(response.status) && !response.isFailure {
-            guard let body = try? response.bodyData() else { continue }
-            problems += schema.shapeViolations(ofAnswer: body, operation: operation).map { "\(place): GraphQL: \($0)" }
-          }
-        }
-        return problems
-      }
-    #endif
-
     /// Every stub of a manifest: the base stubs, then each scenario's, in the order written.
-    private static func stubs(of manifest: Manifest) -> [StubHandle] {
+    static func stubs(of manifest: Manifest) -> [StubHandle] {
       let base = Backend()
       let stubs = (try? base.addStubsLeavingOutExtensions(from: manifest, scenario: .base)) ?? []
       var all = stubs

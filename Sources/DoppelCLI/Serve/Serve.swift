@@ -279,18 +279,14 @@
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
       configuration.corsOrigins = corsOrigins
       let generated = try trust.apply(to: &configuration.admin)
-      #if TLS
-        let authority = try https.apply(to: &configuration)
-      #endif
+      let authority: TLSOptions.Authority? = try https.apply(to: &configuration)
       let server = try await StubServer.start(
         serving: backend, host: listen.host, port: listen.port, configuration: configuration)
       Console.out("Serving \(loaded.summary) at \(server.baseURL.absoluteString)")
       // What a document does that the standard does not allow (--strict refuses it).
       for warning in loaded.openAPI.warnings { Console.error(warning) }
       for warning in loaded.manifestWarnings { Console.error(warning) }
-      #if TLS
-        if let authority { Console.out(TLSOptions.authorityLine(authority)) }
-      #endif
+      TLSOptions.announce(authority)
       if let generated, effectiveAdminPrefix != nil { Console.out(AdminTrustOptions.tokenLine(generated)) }
       if listen.allowRemote && adminPrefix == nil && effectiveAdminPrefix == nil {
         Console.out(Self.remoteAdminOffLine)
