@@ -77,6 +77,41 @@
       #expect(String(decoding: data, as: UTF8.self) == #"[{"count":2,"id":3}]"#)
     }
 
+    /// Keys the standard does not define, beside vendor extensions: published documents carry
+    /// them (a generator's leftovers, a misplaced `summary`), and other tools ignore them.
+    /// OpenAPIKit's search for extensions refused them, and made reading a document take time
+    /// that grew with its size times its depth; that search is off.
+    @Test func keysTheStandardDoesNotDefineAreReadAsPublished() async throws {
+      let url = try temporaryFile(
+        "api.yaml",
+        """
+        openapi: 3.1.0
+        info: {title: x, version: '1', x-logo: {url: 'https://example.com/logo.png'}}
+        paths:
+          /items:
+            x-internal: true
+            get:
+              operationId: listItems
+              generatedBy: some-generator 1.2
+              responses:
+                '200':
+                  description: ok
+                  displayName: Items
+                  content:
+                    application/json:
+                      schema: {type: array, items: {type: integer}, x-order: 3}
+                      example: [1, 2]
+        """, prefix: "doppel-unknown-keys")
+      let document = try OpenAPIDocument(contentsOf: url)
+      #expect(document.operationIDs == ["listItems"])
+      #expect(document.warnings.isEmpty)
+      let backend = Backend(issueReporter: .ignore)
+      try backend.addStubs(from: document)
+      let (data, response) = try await backend.respond(to: URLRequest(url: URL(string: "https://x.test/items")!))
+      #expect(response.statusCode == 200)
+      #expect(String(decoding: data, as: UTF8.self) == "[1,2]")
+    }
+
     @Test func aStructureErrorInAReferencedFileNamesThatFileAndCarriesNoMarkdown() throws {
       let folder = try temporaryFile("README", "", prefix: "doppel-published").deletingLastPathComponent()
       try Data(
