@@ -45,9 +45,16 @@ enum Secrets {
     for shape in shapes {
       let small = shape.make(repeats)
       let large = shape.make(repeats * 2)
-      let smallTime = best(of: rounds) { _ = Redaction.default.redact(line: small) }
-      let largeTime = best(of: rounds) { _ = Redaction.default.redact(line: large) }
-      let ratio = largeTime / max(smallTime, 1e-9)
+      var smallTime = best(of: rounds) { _ = Redaction.default.redact(line: small) }
+      var largeTime = best(of: rounds) { _ = Redaction.default.redact(line: large) }
+      var ratio = largeTime / max(smallTime, 1e-9)
+      if ratio > worstRatio {
+        // Once more, with twice the rounds, before calling it a failure: on a busy machine (CI
+        // running beside other work) one slow round of the larger input alone can pass 3.
+        smallTime = min(smallTime, best(of: rounds * 2) { _ = Redaction.default.redact(line: small) })
+        largeTime = min(largeTime, best(of: rounds * 2) { _ = Redaction.default.redact(line: large) })
+        ratio = largeTime / max(smallTime, 1e-9)
+      }
       let met = ratio <= worstRatio
       if !met { failures += 1 }
       print(
