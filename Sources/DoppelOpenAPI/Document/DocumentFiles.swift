@@ -28,7 +28,7 @@
     func relativePath(of file: File) -> String { relativeName(file.url) }
 
     private func relativeName(_ url: URL) -> String {
-      let folder = main.url.deletingLastPathComponent().standardizedFileURL.path
+      let folder = mainFolder.url.path
       let path = url.standardizedFileURL.path
       guard path.hasPrefix(folder + "/") else { return url.lastPathComponent }
       return String(path.dropFirst(folder.count + 1))
