@@ -97,4 +97,15 @@
       return problems
     }
   }
+
+  extension StubHandle {
+    /// The GraphQL operation the stub's matcher names (`.graphQL(operation:)`, a manifest request's
+    /// `graphql`), read from the matcher's spelling.
+    fileprivate var declaredGraphQLOperation: String? {
+      for part in matcher.flattened {
+        if case .graphQL(let pattern)? = part.spelling, let operation = pattern.operation { return operation }
+      }
+      return nil
+    }
+  }
 #endif

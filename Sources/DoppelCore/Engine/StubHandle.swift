@@ -431,8 +431,10 @@ struct LiteralSet: Sendable {
 }
 
 extension StubHandle {
-  /// What the stub's matcher says of the request it answers, for static checks (`doppel lint
-  /// --openapi`): the method and the path (or path template) it requires, when it requires one.
+  /// What the stub's matcher pins down of the request it answers, read from its literal
+  /// conditions (the router's own reading, hence here): the method and the path (or path
+  /// template) it requires, when it requires one. For checks made without a request, such as
+  /// DoppelOpenAPI's `violations(of:)`.
   package var declaredRequest: (method: HTTPMethod?, path: String?) {
     var method: HTTPMethod?
     var path: String?
@@ -448,15 +450,6 @@ extension StubHandle {
       }
     }
     return (method, path)
-  }
-
-  /// The GraphQL operation the stub's matcher names (`.graphQL(operation:)`, a manifest request's
-  /// `graphql`), for static checks (`doppel lint --graphql`).
-  package var declaredGraphQLOperation: String? {
-    for part in matcher.flattened {
-      if case .graphQL(let pattern)? = part.spelling, let operation = pattern.operation { return operation }
-    }
-    return nil
   }
 
   /// The responses the stub gives without running code: its fixed response, or each of its

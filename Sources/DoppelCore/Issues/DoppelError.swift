@@ -71,22 +71,24 @@ public struct DoppelError: LocalizedError, Sendable, CustomStringConvertible, Eq
   /// otherwise.
   public let location: CodeLocation?
 
-  /// What kind of mistake a stub read from outside a manifest (sent to the stub server's admin
-  /// API) has, for the admin API's status.
-  package enum Refusal: Sendable {
-    /// Not what the admin API's document describes: 400.
+  /// What is wrong with what a reader was given, finer than ``kind``: for a front door that
+  /// answers each with a status of its own (the stub server's admin API maps them to 400, 403 and
+  /// 422).
+  package enum Fault: Sendable {
+    /// Not written as the format describes: a missing key, a value of the wrong type.
     case malformed
-    /// Only reaching beyond what the user allowed (a file outside the folder given for such
-    /// stubs, a proxy to a host not allowed): 403.
+    /// Written as the format describes, but reaching beyond what the reader's caller allowed (a
+    /// file outside the folder given for such stubs, a proxy to a host not allowed).
     case beyondReach
-    /// As the document describes, but not usable in a way a schema cannot say: values that
+    /// Written as the format describes, but not usable in a way a schema cannot say: values that
     /// contradict each other (a minimum above a maximum), a regular expression that does not
-    /// compile: 422.
-    case unprocessable
+    /// compile.
+    case unusable
   }
 
-  /// The kind of mistake for the admin API; ``Refusal/malformed`` unless the reader said otherwise.
-  package var refusal = Refusal.malformed
+  /// What is wrong, for a front door that tells the faults apart; ``Fault/malformed`` unless the
+  /// reader said otherwise.
+  package var fault = Fault.malformed
 
   /// Creates an error with a message, what it is about, and where, when known.
   public init(_ message: String, kind: Kind = .usage, location: CodeLocation? = nil) {
@@ -127,7 +129,7 @@ public struct DoppelError: LocalizedError, Sendable, CustomStringConvertible, Eq
   package func locatedIfUnknown(at location: CodeLocation?) -> DoppelError {
     guard self.location == nil, let location else { return self }
     var located = DoppelError(message, kind: kind, location: location)
-    located.refusal = refusal
+    located.fault = fault
     return located
   }
 

@@ -9,8 +9,9 @@ struct ManifestProblem: Error, Sendable {
   /// The UTF-8 offset the message points at, to report problems in the order of the file.
   let offset: Int
   let message: String
-  /// What kind of problem it is, so the admin API can answer 403 or 422 rather than 400.
-  var refusal = DoppelError.Refusal.malformed
+  /// What kind of problem it is, for a caller that tells them apart (the admin API answers each
+  /// with a status of its own).
+  var fault = DoppelError.Fault.malformed
 }
 
 /// The problems a manifest reader found so far. The reader keeps reading past a problem wherever

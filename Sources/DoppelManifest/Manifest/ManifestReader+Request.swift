@@ -41,7 +41,7 @@ extension ManifestReader {
       if let problem = part.problem {
         // A regular expression is a string to a schema; whether ICU takes it, only compiling tells.
         throw member.key == "pathRegex"
-          ? unprocessable(value, valuePath, problem.message) : error(value, valuePath, problem.message)
+          ? unusable(value, valuePath, problem.message) : error(value, valuePath, problem.message)
       }
       parts.append(part)
     }

@@ -45,19 +45,19 @@ struct ManifestReader {
   }
 
   /// A problem that is only that a stub from the admin API reaches beyond what the server allows
-  /// (``DoppelError/Refusal/beyondReach``).
+  /// (``DoppelError/Fault/beyondReach``).
   func beyondReach(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
     var problem = error(at: node.offset, path, message)
-    problem.refusal = .beyondReach
+    problem.fault = .beyondReach
     return problem
   }
 
   /// A problem a JSON schema cannot describe: values each well formed that contradict each other
   /// (a minimum above a maximum), a regular expression ICU does not compile
-  /// (``DoppelError/Refusal/unprocessable``).
-  func unprocessable(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
+  /// (``DoppelError/Fault/unusable``).
+  func unusable(_ node: PositionedJSON, _ path: ManifestKeyPath, _ message: String) -> ManifestProblem {
     var problem = error(at: node.offset, path, message)
-    problem.refusal = .unprocessable
+    problem.fault = .unusable
     return problem
   }
 

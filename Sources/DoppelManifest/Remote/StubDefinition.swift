@@ -31,8 +31,8 @@ package struct StubDefinition: Sendable {
         problems.isEmpty ? "\(source): the stub could not be read." : problems.map(\.message).joined(separator: "\n")
       var error = Self.renamed(DoppelError.invalidStub(message), reader: reader, source: source)
       // One kind for the whole: a malformed part makes the request malformed.
-      let kinds = Set(problems.map(\.refusal))
-      error.refusal = kinds.count == 1 ? kinds.first! : .malformed
+      let kinds = Set(problems.map(\.fault))
+      error.fault = kinds.count == 1 ? kinds.first! : .malformed
       throw error
     }
     stub = read
@@ -127,7 +127,7 @@ package struct StubDefinition: Sendable {
       return (matcher, (low ?? 0)...(high ?? Int.max), nil)
     } catch {
       var renamed = renamed(DoppelError.invalidStub(error.message), reader: reader, source: source)
-      renamed.refusal = error.refusal
+      renamed.fault = error.fault
       throw renamed
     }
   }

@@ -285,7 +285,7 @@
       do {
         read = try StubDefinition.verification(body ?? Data(), source: "request body")
       } catch {
-        guard error.refusal != .unprocessable else { throw AdminError(422, error.message) }
+        guard error.fault != .unusable else { throw AdminError(422, error.message) }
         throw error
       }
       let (matcher, expected, impossible) = read

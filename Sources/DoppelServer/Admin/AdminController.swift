@@ -171,11 +171,11 @@
           parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory,
           proxyHosts: settings.proxyHosts)
       } catch {
-        switch error.refusal {
+        switch error.fault {
         // Well formed, but reaching beyond what the user allowed this server: forbidden.
         case .beyondReach: throw AdminError(403, error.message)
         // As the document describes, but not usable (contradicting itself, a bad regex): 422.
-        case .unprocessable: throw AdminError(422, error.message)
+        case .unusable: throw AdminError(422, error.message)
         case .malformed: throw error
         }
       }
