@@ -22,10 +22,13 @@ struct Options: Sendable {
   var doors: Set<String> = Options.allDoors
   #if OpenAPI
     static let allDoors: Set<String> = [
-      "session", "memory", "delayed", "test", "loading", "checks", "secrets", "openapi", "json", "documents",
+      "session", "memory", "delayed", "test", "loading", "checks", "secrets", "cassettes", "openapi", "json",
+      "documents",
     ]
   #else
-    static let allDoors: Set<String> = ["session", "memory", "delayed", "test", "loading", "checks", "secrets"]
+    static let allDoors: Set<String> = [
+      "session", "memory", "delayed", "test", "loading", "checks", "secrets", "cassettes",
+    ]
   #endif
   /// Stubs in each generated manifest, and entries in the generated cassette, of the loading run.
   var loadingCount = 50_000
@@ -41,7 +44,7 @@ struct Options: Sendable {
   static let usage = """
     usage: Benchmarks [--quick] [--requests N] [--memory-requests N] [--rounds N]
                       [--stubs N[,N…]] [--width N]
-                      [--only session|memory|delayed|test|testcost|loading|checks|secrets|openapi|json|documents]
+                      [--only session|memory|delayed|test|testcost|loading|checks|secrets|cassettes|openapi|json|documents]
                       [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
@@ -62,7 +65,9 @@ struct Options: Sendable {
                            take to load (loading), or the checks of what no answer shows: plain
                            URLs take the fast path, the toolchain's FoundationNetworking internals
                            are there (checks), or how the secret scanner's time grows with hostile
-                           text (secrets), or what OpenAPI validation of a request and its
+                           text (secrets), or the time HAR files browsers wrote take to become
+                           a manifest (cassettes; a folder of them in $DOPPEL_REAL_HARS), or what
+                           OpenAPI validation of a request and its
                            response costs (openapi; needs --traits OpenAPI), or the tape parser the
                            OpenAPI checker reads bodies with against the positioned parser (json; the
                            same trait), or the time published API descriptions take to their first

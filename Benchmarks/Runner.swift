@@ -182,6 +182,10 @@ func runBenchmarks(_ options: Options) async -> Int {
     print("")
     failures += Secrets.run(repeats: options.quick ? 16_000 : 32_000, rounds: options.quick ? 3 : 5)
   }
+  if options.doors.contains("cassettes"), options.profile == nil {
+    print("")
+    failures += Cassettes.run(rounds: options.quick ? 1 : 3)
+  }
   #if OpenAPI
     if options.doors.contains("openapi") {
       failures += await Validation.run(options: options)

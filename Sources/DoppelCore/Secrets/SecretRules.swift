@@ -122,6 +122,18 @@ package struct SecretRules: Sendable {
   /// Whether a name is one a user would call secret (in any case; a lower-cased name loses only
   /// its camel-case word breaks).
   static func isSecretName(_ original: String) -> Bool {
+    // Names repeat without end (every entry of a cassette has the same headers), and deciding
+    // takes microseconds: remembered, process-wide.
+    if let known = secretNameMemo[original] { return known }
+    let secret = decideSecretName(original)
+    if original.utf8.count <= 256 { secretNameMemo.insert(secret, for: original) }
+    return secret
+  }
+
+  /// What ``isSecretName(_:)`` decided for each name so far.
+  private static let secretNameMemo = BoundedCache<String, Bool>(limit: 8_192)
+
+  private static func decideSecretName(_ original: String) -> Bool {
     let lower = original.lowercased()
     let name = compact(lower)
     if name == "cookie" || name == "cookies" || name == "setcookie" { return true }
@@ -218,6 +230,57 @@ package struct SecretRules: Sendable {
     (#"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"#, .jsonWebToken),
     (#"(?<=\b[Bb]earer[ \t]{1,4})[A-Za-z0-9._~+/-]{8,}=*"#, .bearerToken),
   ]
+
+  /// Text every match of ``valueFormats`` holds, one or more for each format (its literal
+  /// prefix, or the look-behind's text): a string holding none of them cannot hold a known format,
+  /// so the regular expression, which costs microseconds even on a short string, is not run on it.
+  /// Kept in step with ``valueFormats`` by a test that matches each format's examples.
+  static let valueAnchors: [[UInt8]] = [
+    "-----BEGIN ", "sk-", "glpat-", "npm_", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+    "github_pat_", "hooks.slack.com/", "xox", "AIza", "k_live_", "k_test_", "SG.", "hf_", "shp", "_v1_",
+    ":AA", "AccountKey=", "SharedAccessKey=", "eyJ", "earer",
+  ].map { Array($0.utf8) }
+
+  /// Whether `text` holds one of ``valueAnchors``, or a Twilio key's `AC` or `SK` followed by a
+  /// lower-case hexadecimal digit: whether it may hold a known secret format.
+  static func mayHoldKnownFormat(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      let count = bytes.count
+      var index = 0
+      while index < count {
+        let byte = bytes[index]
+        if anchorStarts[Int(byte)] {
+          for anchor in valueAnchors where anchor[0] == byte && index + anchor.count <= count {
+            var offset = 1
+            while offset < anchor.count, bytes[index + offset] == anchor[offset] { offset += 1 }
+            if offset == anchor.count { return true }
+          }
+          if byte == UInt8(ascii: "A") || byte == UInt8(ascii: "S"), index + 2 < count,
+            bytes[index + 1] == (byte == UInt8(ascii: "A") ? UInt8(ascii: "C") : UInt8(ascii: "K")),
+            isLowerHex(bytes[index + 2])
+          {
+            return true
+          }
+        }
+        index += 1
+      }
+      return false
+    }
+  }
+
+  /// For each byte, whether an anchor (or a Twilio key) starts with it.
+  private static let anchorStarts: [Bool] = {
+    var starts = [Bool](repeating: false, count: 256)
+    for anchor in valueAnchors { starts[Int(anchor[0])] = true }
+    starts[Int(UInt8(ascii: "A"))] = true
+    starts[Int(UInt8(ascii: "S"))] = true
+    return starts
+  }()
+
+  private static func isLowerHex(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+  }
 
   /// A compiled pattern for the known secret formats: a capture group per format, in
   /// ``valueFormats`` order.

@@ -254,7 +254,7 @@ package struct SecretWalker {
 
   /// Replaces the known secret formats: keys, tokens, private keys.
   private mutating func formats(_ string: String, _ place: Place) -> String {
-    guard let pattern = SecretRules.valuePattern else { return string }
+    guard let pattern = SecretRules.valuePattern, SecretRules.mayHoldKnownFormat(string) else { return string }
     var result = ""
     var copied = string.startIndex
     for match in pattern.regex.matches(in: string, range: NSRange(string.startIndex..., in: string)) {
@@ -340,15 +340,27 @@ package struct SecretWalker {
   }
 
   /// A secret header's value and the parts of it that may repeat elsewhere: the credentials after
-  /// the scheme, each cookie's value.
+  /// the scheme, each cookie's value (a `Set-Cookie` of several lines, as browsers write one sent
+  /// more than once, has a cookie on each). A cookie's attributes (`Expires=`, `Domain=`,
+  /// `Path=`…) are not secret: their values recur as dates and host names that must stay.
   private static func pieces(of value: String) -> [String] {
     var pieces = [value]
     if let space = value.firstIndex(of: " ") { pieces.append(String(value[value.index(after: space)...])) }
-    for part in value.split(separator: ";") {
-      if let equals = part.firstIndex(of: "=") { pieces.append(String(part[part.index(after: equals)...])) }
+    for part in value.split(whereSeparator: { $0 == ";" || $0 == "\n" }) {
+      guard let equals = part.firstIndex(of: "=") else { continue }
+      let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+      if cookieAttributes.contains(name) { continue }
+      pieces.append(String(part[part.index(after: equals)...]))
     }
     return pieces
   }
+
+  /// The attributes a `Set-Cookie` value may carry after the cookie itself (RFC 6265 and what
+  /// browsers added since), lower-cased.
+  private static let cookieAttributes: Set<String> = [
+    "expires", "max-age", "domain", "path", "samesite", "secure", "httponly", "priority", "partitioned",
+    "version", "comment",
+  ]
 
   // MARK: Findings
 

@@ -54,8 +54,11 @@ package struct CassetteManifest: Sendable {
   ) throws {
     var problems: [String] = []
     var groups = ReplayGroups<(response: Response, error: String?)>()
-    for (index, original) in cassette.entries.enumerated() {
-      let entry = redaction.redact(original)
+    // Redacted whole, as a cassette is when it is saved: a secret found in one entry is replaced
+    // where it recurs in the others too. A cassette that cannot be written as JSON (a time that
+    // is not a finite number) is redacted an entry at a time.
+    let entries = (try? redaction.redacted(cassette).entries) ?? cassette.entries.map(redaction.redact)
+    for (index, entry) in entries.enumerated() {
       let request: Request
       let response: Response
       do {

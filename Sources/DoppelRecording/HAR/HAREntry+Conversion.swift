@@ -106,7 +106,7 @@ extension HAREntry {
     }
     let url = try recordedURL()
     var headers = HTTPHeaders()
-    for field in request.headers where !field.name.hasPrefix(":") { headers.add(field.name, field.value) }
+    for field in request.headers where !field.name.hasPrefix(":") { Self.add(field, to: &headers) }
     var body: Data?
     if let postData = request.postData {
       body = try HARBody.decode(postData.text, encoding: postData.encoding, field: "request.postData")
@@ -126,7 +126,7 @@ extension HAREntry {
       try HARBody.decode(response.content.text, encoding: response.content.encoding, field: "response.content")
       ?? Data()
     var headers = HTTPHeaders()
-    for field in response.headers where !field.name.hasPrefix(":") { headers.add(field.name, field.value) }
+    for field in response.headers where !field.name.hasPrefix(":") { Self.add(field, to: &headers) }
     var reframed = false
     if let coding = headers["Content-Encoding"], coding.lowercased() != "identity" {
       headers.remove("Content-Encoding")
@@ -147,6 +147,20 @@ extension HAREntry {
   }
 
   // MARK: Private
+
+  /// Adds a recorded header: a value of several lines (how Chrome and the tools built on it
+  /// write a header sent more than once, such as `Set-Cookie`) is one field per line, as it was
+  /// on the wire; a header value cannot hold a line break.
+  private static func add(_ field: HARNameValue, to headers: inout HTTPHeaders) {
+    guard field.value.utf8.contains(UInt8(ascii: "\n")) else {
+      headers.add(field.name, field.value)
+      return
+    }
+    for line in field.value.split(separator: "\n") {
+      let value = line.hasSuffix("\r") ? line.dropLast() : line
+      if !value.isEmpty { headers.add(field.name, String(value)) }
+    }
+  }
 
   private static func sorted(_ headers: HTTPHeaders) -> [HARNameValue] {
     headers.enumerated()

@@ -186,7 +186,7 @@ public struct Redaction: Sendable, Equatable {
   }
 
   /// `cassette` redacted, or an error when it cannot be written as JSON.
-  func redacted(_ cassette: Cassette) throws -> Cassette {
+  package func redacted(_ cassette: Cassette) throws -> Cassette {
     let rules = SecretRules(self)
     guard !rules.isEmpty else { return cassette }
     let json = try JSONValue(fastEncoding: cassette.har)
