@@ -5,7 +5,10 @@ Run by `.ci/browser/run` with the path of a built `doppel-cli`: serves dashboard
 headless Chromium and checks, with bounded waits, that the page asks for the token and keeps it in
 memory only, shows requests made after it loaded (with the stub that answered), switches the
 scenario, resets a state machine, shows an unmatched request's near-miss report as text, opens a row
-to its request and answer (kept open as requests come) and filters the journal.
+to its request and answer (kept open as requests come) and filters the journal; then (issue 48,
+point 3) copies a request as cURL (and runs the command), saves a near miss as a stub (prefilled
+with a path template; copied as manifest JSON and Swift; the manifest written into the
+--save-stubs-to folder and the stub served at once), and edits and removes that stub.
 
 With DOPPEL_DASHBOARD_SCREENSHOT=path/to/file.png set, it saves a screenshot of the page there (for
 the docs). Each check prints one line; the script exits 1 after all checks if any failed, with the
@@ -27,6 +30,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 DOPPEL = sys.argv[1]
@@ -35,11 +39,18 @@ TOKEN = "dashboard-t0ken-4711"
 WAIT = 10  # seconds any one step may take
 
 work = tempfile.mkdtemp(prefix="doppel-dashboard-")
+saved_folder = os.path.join(work, "saved")
+os.mkdir(saved_folder)
 failures = []
 
 
 check = make_check(failures, 600)
-served = Served(DOPPEL, [MANIFEST, "--port", "0", "--no-watch", "--admin-token", TOKEN], work, WAIT)
+served = Served(
+    DOPPEL,
+    [MANIFEST, "--port", "0", "--no-watch", "--admin-token", TOKEN, "--save-stubs-to", saved_folder],
+    work,
+    WAIT,
+)
 server, base, server_output = served.process, served.base, served.output
 print(f"doppel serve at {base}")
 
@@ -295,18 +306,225 @@ try:
         driver.find_elements(By.CSS_SELECTOR, "#journal img, #journal script") == [],
     )
 
-    # 8. No script was refused, no error was logged.
+    # 8. Copy as cURL (issue 48, point 3): the command the page gives, run, gets what a client gets.
+    click(row + " .line")
+    click(row + " .line")
+    wait_for(
+        "the row opens again, with its actions",
+        lambda d: len(driver.find_elements(By.CSS_SELECTOR, row + " .detail button.copy-curl")) == 1,
+        lambda: text_of(row + " .detail"),
+    )
+    click(row + " .detail button.copy-curl")
+    curl = ""
+    wait_for(
+        "Copy as cURL shows the command",
+        lambda d: (attribute(row + " .detail .actions > textarea.copy-output", "data-copied") or "") != "",
+        lambda: text_of(row + " .detail .actions"),
+    )
+    curl = driver.execute_script(
+        "return document.querySelector(arguments[0]).value;", row + " .detail .actions > textarea.copy-output"
+    )
+    check("the command is curl with the request's URL", curl.startswith("curl ") and "/greeting" in curl, curl)
+    ran = subprocess.run(["bash", "-c", curl], capture_output=True, text=True, timeout=WAIT)
+    status, expected = body_of("/greeting")
+    check(
+        "the command, run, gets the stub server's answer",
+        ran.returncode == 0 and json.loads(ran.stdout) == json.loads(expected),
+        (ran.returncode, ran.stdout, ran.stderr),
+    )
+
+    # 9. A near miss saved as a stub: prefilled, copied as JSON and Swift, saved into the folder
+    # given with --save-stubs-to, served at once.
+    status, _ = body_of("/users/42")
+    check("a request for /users/42 is unmatched", status == 404, status)
+    wait_for(
+        "the unmatched /users/42 appears",
+        lambda d: any("/users/42" in r for r in text_of("#journal li.unmatched")),
+        journal_rows,
+    )
+    users = driver.execute_script(
+        """
+        const rows = Array.from(document.querySelectorAll("#journal li.unmatched"))
+          .filter((row) => row.querySelector(".url").textContent.endsWith("/users/42"));
+        return rows.length ? rows[0].dataset.index : null;
+        """
+    )
+    users_row = f'#journal li[data-index="{users}"]'
+    click(users_row + " .line")
+    wait_for(
+        "the near miss opens with Save as stub",
+        lambda d: len(driver.find_elements(By.CSS_SELECTOR, users_row + " .detail button.save-stub")) == 1,
+        lambda: text_of(users_row + " .detail"),
+    )
+    click(users_row + " .detail button.save-stub")
+    editor = users_row + " .stub-editor"
+
+    def value(selector):
+        return driver.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.value : null;", selector
+        )
+
+    def set_value(selector, text):
+        driver.execute_script(
+            "const e = document.querySelector(arguments[0]); e.value = arguments[1];"
+            " e.dispatchEvent(new Event('input'));",
+            selector,
+            text,
+        )
+
+    wait_for(
+        "the stub is prefilled: the method, a template for the id, 200 and a JSON body",
+        lambda d: value(editor + " .stub-method") == "GET"
+        and value(editor + " .stub-path") == "/users/{id}"
+        and value(editor + " .stub-status") == "200"
+        and value(editor + " .stub-body") == "{}"
+        and value(editor + " .stub-file") == "saved.json",
+        lambda: [value(editor + " ." + n) for n in ["stub-method", "stub-path", "stub-status", "stub-body"]],
+    )
+    wait_for(
+        "the editor says which folder it saves into",
+        lambda d: saved_folder in "".join(text_of(editor + " .stub-folder")),
+        lambda: text_of(editor + " .stub-folder"),
+    )
+    click(editor + " input.stub-template")
+    check("unticked, the path is the request's own", value(editor + " .stub-path") == "/users/42")
+    click(editor + " input.stub-template")
+    set_value(editor + " .stub-name", "user")
+    set_value(editor + " .stub-headers", "Content-Type: application/json\nX-Request-Id: abc")
+    set_value(editor + " .stub-body", '{"id": 42, "name": "Ada"}')
+    expected_stub = {
+        "name": "user",
+        "request": "GET /users/{id}",
+        "response": {
+            "status": 200,
+            "headers": {"Content-Type": "application/json", "X-Request-Id": "abc"},
+            "json": {"id": 42, "name": "Ada"},
+        },
+    }
+    output = editor + " > textarea.copy-output"
+    click(editor + " button.copy-json")
+    wait_for(
+        "Copy as manifest JSON gives the stub",
+        lambda d: (value(output) or "").startswith("{") and json.loads(value(output)) == expected_stub,
+        lambda: value(output),
+    )
+    click(editor + " button.copy-swift")
+    swift = (
+        'backend.stub(.get("/users/{id}"), .json(raw: #"{"id":42,"name":"Ada"}"#, headers: '
+        '["Content-Type": "application/json", "X-Request-Id": "abc"]), name: "user")'
+    )
+    wait_for("Copy as Swift gives Doppel's Swift API", lambda d: value(output) == swift, lambda: value(output))
+    screenshot = os.environ.get("DOPPEL_DASHBOARD_SCREENSHOT")
+    if screenshot:
+        # 1280×800 CSS pixels, whatever the window's frame takes, with the opened row at the top.
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False},
+        )
+        # The end of the opened row's answer, then its actions and the stub being written.
+        driver.execute_script(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'start'}); window.scrollBy(0, -150);",
+            users_row + " .detail .actions",
+        )
+        driver.save_screenshot(screenshot)
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        print(f"screenshot saved to {screenshot}")
+    click(editor + " button.stub-save")
+    wait_for(
+        "Add and save says where the stub was written",
+        lambda d: "saved into " + os.path.join(saved_folder, "saved.json") + " (line 3)"
+        in driver.find_element(By.ID, "message").text,
+        lambda: driver.find_element(By.ID, "message").text,
+    )
+    try:
+        with open(os.path.join(saved_folder, "saved.json")) as file:
+            written = json.load(file)
+    except (OSError, ValueError) as error:
+        written = str(error)
+    check(
+        "the manifest in the --save-stubs-to folder holds the stub",
+        written == {"stubs": [expected_stub]},
+        written,
+    )
+    check("nothing else was written", sorted(os.listdir(saved_folder)) == ["saved.json"], os.listdir(saved_folder))
+    status, text, headers = request("GET", "/users/7")
+    check(
+        "the stub server serves the saved stub at once",
+        status == 200 and json.loads(text) == {"id": 42, "name": "Ada"} and headers.get("X-Request-Id") == "abc",
+        (status, text),
+    )
+    wait_for(
+        "the stub is listed, declared in saved.json",
+        lambda d: any("GET /users/{id}" in t and "saved.json:3" in t for t in text_of("#stubs li")),
+        lambda: text_of("#stubs li"),
+    )
+
+    # 10. The saved stub edited (PUT stubs/{id}) and removed (DELETE stubs/{id}) from the page.
+    def stub_id(fragment):
+        return driver.execute_script(
+            """
+            const rows = Array.from(document.querySelectorAll("#stubs li.stub"))
+              .filter((row) => row.textContent.includes(arguments[0]));
+            return rows.length ? rows[0].dataset.id : null;
+            """,
+            fragment,
+        )
+
+    first_id = stub_id("saved.json:3")
+    stub_row = f'#stubs li[data-id="{first_id}"]'
+    click(stub_row + " button.stub-edit")
+    definition = stub_row + " textarea.stub-definition"
+    wait_for(
+        "Edit shows the stub as manifest JSON",
+        lambda d: (value(definition) or "").startswith("{") and json.loads(value(definition))["request"] == "GET /users/{id}",
+        lambda: value(definition),
+    )
+    edited = json.loads(value(definition))
+    edited["response"]["json"]["name"] = "Grace"
+    set_value(definition, json.dumps(edited))
+    click(stub_row + " button.stub-replace")
+    wait_for(
+        "Replace says the stub was replaced",
+        lambda d: f"Stub #{first_id} is replaced by stub #" in driver.find_element(By.ID, "message").text,
+        lambda: driver.find_element(By.ID, "message").text,
+    )
+    status, text, _ = request("GET", "/users/7")
+    check("the edited stub answers", status == 200 and json.loads(text)["name"] == "Grace", (status, text))
+    wait_for(
+        "the old stub is gone from the list",
+        lambda d: driver.find_elements(By.CSS_SELECTOR, stub_row) == [],
+        lambda: text_of("#stubs li"),
+    )
+    replaced_id = stub_id("GET /users/{id}")
+    click(f'#stubs li[data-id="{replaced_id}"] button.stub-remove')
+    try:
+        WebDriverWait(driver, WAIT).until(expected_conditions.alert_is_present()).accept()
+        check("Remove asks first", True)
+    except TimeoutException:
+        check("Remove asks first", False)
+    wait_for(
+        "the removed stub leaves the list",
+        lambda d: stub_id("GET /users/{id}") is None,
+        lambda: text_of("#stubs li"),
+    )
+    status, _, _ = request("GET", "/users/7")
+    check("and the stub server no longer serves it", status == 404, status)
+    check(
+        "the saved manifest is as saved (editing and removing change what is served)",
+        json.load(open(os.path.join(saved_folder, "saved.json"))) == {"stubs": [expected_stub]},
+    )
+    check(
+        "nothing of the requests became markup in the journal or the stubs",
+        driver.find_elements(By.CSS_SELECTOR, "#journal img, #journal script, #stubs img, #stubs script") == [],
+    )
+
+    # 11. No script was refused, no error was logged.
     problems = [
         entry["message"]
         for entry in driver.get_log("browser")
         if entry["level"] == "SEVERE" and "401" not in entry["message"] and "404" not in entry["message"]
     ]
     check("the browser logged no error (no Content-Security-Policy violation)", problems == [], problems)
-
-    screenshot = os.environ.get("DOPPEL_DASHBOARD_SCREENSHOT")
-    if screenshot:
-        driver.save_screenshot(screenshot)
-        print(f"screenshot saved to {screenshot}")
 finally:
     driver.quit()
     server.terminate()

@@ -70,6 +70,42 @@
       }
     }
 
+    @Test func saveStubsToIsTheOneFolderTheDashboardSavesStubsInto() async throws {
+      let help = try await DoppelProcess.run(["serve", "--help"])
+      #expect(help.output.contains("--save-stubs-to <dir>"))
+      let directory = try project()
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let missing = directory.appendingPathComponent("nowhere").path
+      let refused = try await DoppelProcess.run(["serve", directory.path, "--port", "0", "--save-stubs-to", missing])
+      #expect(refused.status != 0)
+      #expect(refused.error.contains("--save-stubs-to \(missing) is not a folder; create it, or name an existing one."))
+      let off = try await DoppelProcess.run([
+        "serve", directory.path, "--port", "0", "--admin-prefix", "off", "--save-stubs-to", directory.path,
+      ])
+      #expect(off.status != 0)
+      #expect(
+        off.error.contains(
+          "--save-stubs-to \(directory.path) saves stubs through the admin API, which is off; drop --save-stubs-to, or pass --admin-prefix"
+        ))
+
+      let saved = directory.appendingPathComponent("saved")
+      try FileManager.default.createDirectory(at: saved, withIntermediateDirectories: true)
+      let doppel = try DoppelProcess([
+        "serve", directory.path, "--port", "0", "--no-watch", "--quiet", "--save-stubs-to", saved.path,
+      ])
+      defer { doppel.interrupt() }
+      let base = try await doppel.serverURL()
+      let (status, body) = try await fetch(
+        base.appendingPathComponent("__doppel/saved-stubs"), method: "POST",
+        headers: ["Content-Type": "application/json"],
+        body: #"{"file": "orders.json", "stub": {"request": "GET /orders/{id}", "response": {"json": {"id": 1}}}}"#)
+      #expect(status == 201, "\(body)")
+      let served = try await fetch(base.appendingPathComponent("orders/5"))
+      #expect(try JSONValue(parsing: Data(served.body.utf8)) == ["id": 1])
+      let manifest = try Manifest.load(contentsOf: saved.appendingPathComponent("orders.json"))
+      #expect(try Backend(manifest: manifest, issueReporter: .ignore).stubs.count == 1)
+    }
+
     @Test func theCORSOptionNamesWhoMayReadStubs() async throws {
       let doppel = try DoppelProcess([
         "serve", try project().path, "--port", "0", "--no-watch", "--quiet", "--cors", "http://localhost:3000",

@@ -425,7 +425,7 @@
         #expect(unknown.status == 404)
         #expect(
           error(unknown)
-            == "/__doppel/stub is not an admin endpoint. Did you mean /__doppel/stubs? The endpoints are: /__doppel/stubs, /__doppel/scenario, /__doppel/state, /__doppel/requests, /__doppel/requests.har, /__doppel/verify, /__doppel/reset (see Schemas/doppel-admin.openapi.yaml)."
+            == "/__doppel/stub is not an admin endpoint. Did you mean /__doppel/stubs? The endpoints are: /__doppel/stubs, /__doppel/saved-stubs, /__doppel/scenario, /__doppel/state, /__doppel/requests, /__doppel/requests.har, /__doppel/verify, /__doppel/reset (see Schemas/doppel-admin.openapi.yaml)."
         )
         let (_, response) = try await fetch(server.url("/__doppel/reset"), method: "GET")
         #expect(response.statusCode == 405)

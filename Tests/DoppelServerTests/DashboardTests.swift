@@ -85,7 +85,8 @@
           Issue.record("no endpoints in \(plain)")
           return
         }
-        #expect(endpoints.count == 7)
+        #expect(endpoints.count == 8)
+        #expect(endpoints.contains("/__doppel/saved-stubs"))
         for accept in ["application/json", "*/*", "text/html;q=0", "text/plain, application/json"] {
           let (text, response) = try await fetch(server.url("/__doppel/"), headers: ["Accept": accept])
           #expect(response.statusCode == 200)

@@ -36,7 +36,7 @@
       rememberSchemas(loaded)
     }
 
-    /// Checks `--admin-prefix`, `--journal-limit`, `--journal-mib` and `--journal-body-kib`.
+    /// Checks `--admin-prefix`, `--journal-limit`, `--journal-mib`, `--journal-body-kib` and `--save-stubs-to`.
     func validateAdmin() throws {
       guard (1...10_000_000).contains(journalLimit) else {
         throw ValidationError(
@@ -62,6 +62,19 @@
         }
         guard adminPort == 0 || adminPort != listen.port else {
           throw ValidationError("--admin-port \(adminPort) is --port too; give the admin API another port, or drop it.")
+        }
+      }
+      if let saveStubsTo {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: saveStubsTo, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+          throw ValidationError(
+            "--save-stubs-to \(saveStubsTo) is not a folder; create it, or name an existing one.")
+        }
+        guard effectiveAdminPrefix != nil else {
+          throw ValidationError(
+            "--save-stubs-to \(saveStubsTo) saves stubs through the admin API, which is off; drop --save-stubs-to, or pass --admin-prefix (with --allow-remote, a token too)."
+          )
         }
       }
       guard let prefix = effectiveAdminPrefix else { return }

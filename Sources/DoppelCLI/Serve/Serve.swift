@@ -16,7 +16,8 @@
                      [--unmatched-status <unmatched-status>]
                      [--cors <origin> ...] [--allow-host <name> ...]
                      [--admin-token-file <path>] [--admin-files <dir>]
-                     [--admin-proxy <host> ...] [--tls] [--tls-name <name> ...]
+                     [--admin-proxy <host> ...] [--save-stubs-to <dir>]
+                     [--tls] [--tls-name <name> ...]
                      [--validate <refuse|report>] [--examples <conforming|as-is>]
                      [--seed <seed>] [--strict] [--[no-]watch] [--quiet]
         """,
@@ -59,7 +60,9 @@
         JSON bodies, and the token when --admin-token-file (or DOPPEL_ADMIN_TOKEN,
         or --admin-token, which ps shows to every user) gives one. Stubs added
         through it name no file unless --admin-files gives a folder, and proxy
-        only to --admin-proxy hosts. Refused requests are printed. While it
+        only to --admin-proxy hosts. The dashboard (the prefix in a browser) saves
+        a request as a stub into a manifest in the --save-stubs-to folder, and
+        nowhere else. Refused requests are printed. While it
         shares the port, every other answer is sandboxed (Content-Security-Policy:
         sandbox), so pages the stubs serve cannot reach it; --admin-port gives it
         a port of its own. Proxying stubs forward only requests whose Host is
@@ -172,6 +175,13 @@
     @Option(help: "A port of its own for the admin API (0: the system chooses); by default it shares --port.")
     var adminPort: Int?
 
+    @Option(
+      name: .customLong("save-stubs-to"),
+      help: ArgumentHelp(
+        "The folder the dashboard's \"Save as stub\" (POST /__doppel/saved-stubs) writes manifests into, and no other; by default stubs are not saved.",
+        valueName: "dir"))
+    var saveStubsTo: String?
+
     @Option(help: "The most requests the journal keeps (the oldest are dropped; 1 to 10000000).")
     var journalLimit = 10_000
 
@@ -279,6 +289,7 @@
       if !quiet { configuration.onRequest = { Console.out(Redaction.default.redact(line: $0.description)) } }
       configuration.corsOrigins = corsOrigins
       let generated = try trust.apply(to: &configuration.admin)
+      configuration.admin.savedStubsDirectory = saveStubsTo.map { URL(fileURLWithPath: $0).standardizedFileURL }
       let authority: TLSOptions.Authority? = try https.apply(to: &configuration)
       let server = try await StubServer.start(
         serving: backend, host: listen.host, port: listen.port, configuration: configuration)

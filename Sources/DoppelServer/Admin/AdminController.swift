@@ -21,6 +21,10 @@
 
     private let state: Locked<State>
 
+    /// Held while a stub is saved into a manifest (see `AdminController+SavedStubs.swift`), so
+    /// that two saves into one file do not lose each other's stub.
+    let savingLock = Locked(0)
+
     /// The status the server answers a request no stub matched with, for the journal's HAR.
     let unmatchedStatus: Int
 
@@ -56,7 +60,9 @@
     // MARK: Routing
 
     /// The endpoints, for messages and the index.
-    static let endpoints = ["stubs", "scenario", "state", "requests", "requests.har", "verify", "reset"]
+    static let endpoints = [
+      "stubs", "saved-stubs", "scenario", "state", "requests", "requests.har", "verify", "reset",
+    ]
 
     func answer(method: String, target: String, body: Data?, backend: Backend) -> Answer {
       let answer = answerUncounted(method: method, target: target, body: body, backend: backend)
@@ -96,8 +102,16 @@
           default: return Answer(status: 200, body: ["removed": .number(Double(removeAdded(backend)))])
           }
         case ("stubs", 2):
-          try allow(method, ["GET", "DELETE"])
+          try allow(method, ["GET", "PUT", "DELETE"])
+          if method == "PUT" {
+            return try replaceStub(
+              parts[1], body, location: query.first { $0.name == "location" }?.value, backend)
+          }
           return try stub(parts[1], remove: method == "DELETE", backend)
+        case ("saved-stubs", 1):
+          try allow(method, ["GET", "POST"])
+          if method == "GET" { return savedStubs() }
+          return try saveStub(body, backend)
         case ("scenario", 1):
           try allow(method, ["GET", "PUT"])
           if method == "PUT" { try switchScenario(body, backend) }
@@ -165,10 +179,25 @@
 
     /// Adds a stub; `location` (`File.swift:42`) names where the client declared it.
     private func addStub(_ body: Data?, location: String?, _ backend: Backend) throws -> Answer {
+      let definition = try readDefinition(body, location: location)
+      let handle = state.withLock { state in
+        let handle = backend.register(definition)
+        state.added.append((definition, handle))
+        return handle
+      }
+      return Answer(status: 201, body: describe(handle, definition: definition))
+    }
+
+    /// A stub a request's body defines, as the admin API reads it: files only inside
+    /// ``StubServer/AdminAPI/fixtureDirectory`` (none at all without `allowsFiles`), proxies only
+    /// to its hosts; `location` (`File.swift:42`) names where the client declared it.
+    func readDefinition(
+      _ body: Data?, location: String?, source: String = "request body", allowsFiles: Bool = true
+    ) throws -> StubDefinition {
       var definition: StubDefinition
       do {
         definition = try StubDefinition(
-          parsing: body ?? Data(), source: "request body", directory: settings.fixtureDirectory,
+          parsing: body ?? Data(), source: source, directory: allowsFiles ? settings.fixtureDirectory : nil,
           proxyHosts: settings.proxyHosts)
       } catch {
         switch error.fault {
@@ -187,12 +216,30 @@
         }
         definition.location = CodeLocation(fileID: String(parts[0]), filePath: String(parts[0]), line: line, column: 1)
       }
-      let handle = state.withLock { state in
+      return definition
+    }
+
+    /// Registers `definition` over every other stub as one added through the admin API, and
+    /// removes `replacing` (an added stub) in the same step: a request meets the old stub or the
+    /// new one, never neither. `nil` when `replacing` was removed in the meantime.
+    func registerAdded(_ definition: StubDefinition, replacing old: StubHandle? = nil, _ backend: Backend)
+      -> StubHandle?
+    {
+      state.withLock { state in
+        if let old {
+          guard let index = state.added.firstIndex(where: { $0.handle === old }) else { return nil }
+          state.added.remove(at: index)
+        }
         let handle = backend.register(definition)
+        old?.remove()
         state.added.append((definition, handle))
         return handle
       }
-      return Answer(status: 201, body: describe(handle, definition: definition))
+    }
+
+    /// Whether `handle` is a stub added through the admin API (not one from the files).
+    func isAdded(_ handle: StubHandle) -> Bool {
+      state.withLock { state in state.added.contains { $0.handle === handle } }
     }
 
     private func removeAdded(_ backend: Backend) -> Int {
@@ -204,13 +251,19 @@
       return removed.count
     }
 
-    private func stub(_ id: String, remove: Bool, _ backend: Backend) throws -> Answer {
+    /// The stub numbered `id`, or a 404 that says where the stubs are listed.
+    func stubHandle(_ id: String, _ backend: Backend) throws -> StubHandle {
       guard let number = Int(id), let handle = backend.stubs.first(where: { $0.registrationNumber == number }) else {
         throw AdminError(
           404,
           "There is no stub \(id): it was removed, or the files were reloaded (which numbers the stubs again). GET \(settings.pathPrefix ?? "/")stubs lists the stubs."
         )
       }
+      return handle
+    }
+
+    private func stub(_ id: String, remove: Bool, _ backend: Backend) throws -> Answer {
+      let handle = try stubHandle(id, backend)
       let definition = state.withLock { state in state.added.first { $0.handle === handle }?.definition }
       if remove {
         handle.remove()
@@ -219,7 +272,7 @@
       return Answer(status: 200, body: describe(handle, definition: definition))
     }
 
-    private func describe(_ stub: StubHandle, definition: StubDefinition? = nil) -> JSONValue {
+    func describe(_ stub: StubHandle, definition: StubDefinition? = nil) -> JSONValue {
       let definition =
         definition ?? state.withLock { state in state.added.first { $0.handle === stub }?.definition }
       // What the stubs expect (a header's value, a body) is shown redacted as the journal is:

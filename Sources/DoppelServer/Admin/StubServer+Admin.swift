@@ -61,6 +61,18 @@
       /// --admin-files DIR`).
       public var fixtureDirectory: URL?
 
+      /// The folder the admin API saves stubs into as manifests (`POST saved-stubs`, the
+      /// dashboard's "Save as stub"), or `nil` (the default): the admin API saves none, and such a
+      /// request gets a 409 that names `doppel serve --save-stubs-to DIR`.
+      ///
+      /// A saved stub is added at once, as `POST stubs` adds one, and appended to the manifest the
+      /// request names (`"file": "saved.json"`), made when it is not there. The name must lead to a
+      /// `.json` file inside this folder: an absolute path, `..` or a symbolic link that leads out
+      /// is refused with a 403, and no folder is made. What is written is redacted as the journal
+      /// is (``journalRedaction``), so a secret header such as `Authorization` never reaches the
+      /// disk, and it may name no file: a saved stub holds its answer (`json` or `text`).
+      public var savedStubsDirectory: URL?
+
       /// The upstream hosts a stub added through the admin API may proxy to (`"proxy"`), compared
       /// without case; none by default, so such a stub cannot proxy at all (`doppel serve
       /// --admin-proxy HOST`). Stubs from files may proxy anywhere.

@@ -190,7 +190,9 @@
           loadDetail(index, openDetail);
         }
 
-        async function loadDetail(index, box) {
+        async function loadDetail(index, box, refreshing) {
+          // A stub being written from this entry is not thrown away by a refresh.
+          if (refreshing && box.querySelector(".stub-editor")) return;
           try {
             const detail = await call("GET", "requests/" + index);
             if (openDetail !== box) return;
@@ -268,7 +270,346 @@
             if (detail.webSocket.length === 0) list.append(element("li", "empty", "none kept"));
             parts.push(list);
           }
+          parts.push(detailActions(detail));
           return parts;
+        }
+
+        // MARK: Making a stub from an entry, copying it
+
+        function button(className, text, action) {
+          const made = element("button", className, text);
+          made.type = "button";
+          made.addEventListener("click", action);
+          return made;
+        }
+
+        /** Shows `text` in `output` (selected, to copy by hand) and puts it on the clipboard. */
+        function copy(text, output, what) {
+          output.hidden = false;
+          output.value = text;
+          output.dataset.copied = what;
+          const note = output.previousElementSibling;
+          const manual = () => {
+            note.textContent = what + " is below: select it and copy it.";
+            output.focus();
+            output.select();
+          };
+          note.textContent = what + ":";
+          if (navigator.clipboard && window.isSecureContext) {
+            navigator.clipboard.writeText(text).then(() => {
+              note.textContent = what + " is on the clipboard (and below).";
+            }, manual);
+          } else {
+            manual();
+          }
+        }
+
+        /** An output for copied text: a note and a read-only text area, hidden until used. */
+        function copyOutput() {
+          const note = element("p", "meta copy-note");
+          const output = element("textarea", "copy-output");
+          output.readOnly = true;
+          output.rows = 6;
+          output.spellcheck = false;
+          output.hidden = true;
+          return [note, output];
+        }
+
+        function detailActions(detail) {
+          const box = element("div", "actions");
+          const [note, output] = copyOutput();
+          const editorSlot = element("div", "editor-slot");
+          box.append(
+            button("save-stub", "Save as stub…", () => {
+              if (!editorSlot.firstChild) editorSlot.append(stubEditor(detail));
+              editorSlot.querySelector("input").focus();
+            }),
+            button("copy-curl", "Copy as cURL", () => copy(curlCommand(detail.request), output, "The request as cURL")),
+            note,
+            output,
+            editorSlot,
+          );
+          return box;
+        }
+
+        /** `text` quoted for a POSIX shell. */
+        function shellQuoted(text) {
+          return "'" + String(text).replace(/'/g, "'\\''") + "'";
+        }
+
+        /** The request as a curl command (its headers and body as the journal shows them: redacted). */
+        function curlCommand(request) {
+          const skipped = ["host", "content-length", "connection", "transfer-encoding", "accept-encoding"];
+          const lines = ["curl" + (request.method === "GET" ? "" : request.method === "HEAD" ? " --head" : " -X " + request.method)];
+          for (const field of request.headers) {
+            if (!skipped.includes(field.name.toLowerCase())) lines.push("-H " + shellQuoted(field.name + ": " + field.value));
+          }
+          const body = request.body;
+          if (body && (body.kind === "json" || body.kind === "text")) lines.push("--data-binary " + shellQuoted(body.text));
+          lines.push(shellQuoted(request.url));
+          let command = lines.join(" \\\n  ");
+          if (body && (body.kind === "binary" || body.kind === "omitted")) {
+            command = `# The body (${body.size} bytes) is not shown in the journal as text; add it with --data-binary @file.\n` + command;
+          }
+          return command;
+        }
+
+        const idSegment = [
+          /^[0-9]+$/,
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+          /^[0-9a-f]{16,}$/i,
+        ];
+
+        /** `path` with each segment that looks like an id (a number, a UUID, long hex) as `{id}`, `{id2}`, …. */
+        function pathTemplate(path) {
+          let count = 0;
+          return path
+            .split("/")
+            .map((segment) => {
+              if (!idSegment.some((pattern) => pattern.test(segment))) return segment;
+              count += 1;
+              return count === 1 ? "{id}" : "{id" + count + "}";
+            })
+            .join("/");
+        }
+
+        /** Header fields a server sets itself, left out of a stub. */
+        const serverFields = ["content-length", "date", "connection", "transfer-encoding", "keep-alive", "server"];
+
+        function labelled(text, field) {
+          const label = element("label", "field");
+          label.append(element("span", "label", text), field);
+          return label;
+        }
+
+        function input(className, value) {
+          const made = element("input", className);
+          made.type = "text";
+          made.spellcheck = false;
+          made.value = value;
+          return made;
+        }
+
+        function textArea(className, value, rows) {
+          const made = element("textarea", className);
+          made.spellcheck = false;
+          made.rows = rows;
+          made.value = value;
+          return made;
+        }
+
+        /** A form that writes a stub answering `detail`'s request, prefilled with its answer. */
+        function stubEditor(detail) {
+          const form = element("div", "stub-editor");
+          const request = detail.request;
+          let path = "/";
+          try { path = new URL(request.url).pathname; } catch (_) { path = request.path; }
+          const template = pathTemplate(path);
+          const response = detail.matched && detail.response ? detail.response : null;
+          let headers = "";
+          let body = "";
+          let bodyNote = "";
+          if (response) {
+            headers = response.headers
+              .filter((field) => !serverFields.includes(field.name.toLowerCase()) && !field.name.toLowerCase().startsWith("x-doppel-"))
+              .map((field) => field.name + ": " + field.value)
+              .join("\n");
+            const answer = response.body;
+            if (answer && (answer.kind === "json" || answer.kind === "text")) {
+              body = answer.text;
+            } else if (answer) {
+              bodyNote = `The answer's body (${answer.size} bytes, ${answer.kind}) cannot be written here; the stub has the body below.`;
+            }
+          } else {
+            headers = "Content-Type: application/json";
+            body = "{}";
+          }
+          const fields = {
+            name: input("stub-name", ""),
+            method: input("stub-method", request.method),
+            path: input("stub-path", template),
+            status: input("stub-status", String(response ? response.status : 200)),
+            headers: textArea("stub-headers", headers, 3),
+            body: textArea("stub-body", body, 6),
+            file: input("stub-file", "saved.json"),
+          };
+          fields.status.inputMode = "numeric";
+          const usesTemplate = element("input", "stub-template");
+          usesTemplate.type = "checkbox";
+          usesTemplate.checked = template !== path;
+          usesTemplate.disabled = template === path;
+          usesTemplate.addEventListener("change", () => {
+            fields.path.value = usesTemplate.checked ? template : path;
+          });
+          const templateLabel = element("label", "meta");
+          templateLabel.append(usesTemplate, template === path ? " no segment looks like an id" : ` match any id (${template})`);
+          const folder = element("p", "meta stub-folder", "");
+          call("GET", "saved-stubs")
+            .then((answer) => {
+              folder.textContent = answer.folder
+                ? `Saved into ${answer.folder}, in the file below (made when it is not there; added at its end).`
+                : "This server saves no stubs: start doppel serve with --save-stubs-to DIR to save them. Add serves the stub without saving it.";
+            })
+            .catch(() => {});
+          const result = element("p", "stub-result");
+          result.hidden = true;
+          const [note, output] = copyOutput();
+          const fail = (error) => {
+            if (error instanceof NeedsToken) return;
+            result.hidden = false;
+            result.className = "stub-result error-text";
+            result.textContent = String(error && error.message ? error.message : error);
+          };
+          const built = () => {
+            try {
+              return stubFromFields(fields);
+            } catch (error) {
+              fail(error);
+              return null;
+            }
+          };
+          const send = (path, body, done) => {
+            result.hidden = true;
+            call("POST", path, body)
+              .then((answer) => {
+                show(done(answer));
+                form.remove();
+                refresh(null);
+              })
+              .catch(fail);
+          };
+          form.append(
+            element("h3", "", "A stub for this request"),
+            labelled("Name", fields.name),
+            labelled("Method", fields.method),
+            labelled("Path", fields.path),
+            templateLabel,
+            labelled("Status", fields.status),
+            labelled("Headers (one Name: value a line)", fields.headers),
+            labelled("Body", fields.body),
+          );
+          if (bodyNote) form.append(element("p", "meta", bodyNote));
+          form.append(labelled("File", fields.file), folder);
+          const buttons = element("div", "buttons");
+          buttons.append(
+            button("stub-save", "Add and save", () => {
+              const stub = built();
+              if (!stub) return;
+              send("saved-stubs", { file: fields.file.value.trim(), stub }, (answer) =>
+                `Stub #${answer.stub.id} is served now and saved into ${answer.path} (line ${answer.line}).`);
+            }),
+            button("stub-add", "Add without saving", () => {
+              const stub = built();
+              if (!stub) return;
+              send("stubs", stub, (answer) => `Stub #${answer.id} is served now (not saved).`);
+            }),
+            button("copy-json", "Copy as manifest JSON", () => {
+              const stub = built();
+              if (stub) copy(JSON.stringify(stub, null, 2), output, "The stub as manifest JSON");
+            }),
+            button("copy-swift", "Copy as Swift", () => {
+              const stub = built();
+              if (stub) copy(swiftStub(stub), output, "The stub in Swift");
+            }),
+            button("stub-cancel", "Cancel", () => form.remove()),
+          );
+          form.append(buttons, result, note, output);
+          return form;
+        }
+
+        /** The manifest stub the form describes; an error that names the field when one is wrong. */
+        function stubFromFields(fields) {
+          const method = fields.method.value.trim().toUpperCase();
+          if (!/^[A-Z]+$/.test(method)) throw new Error("Method: write an HTTP method, such as GET.");
+          const path = fields.path.value.trim();
+          if (!path.startsWith("/")) throw new Error("Path: write a path that starts with /, such as /users/{id}.");
+          const status = Number(fields.status.value.trim());
+          if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error("Status: write an HTTP status, 100 to 599.");
+          const headers = {};
+          for (const line of fields.headers.value.split("\n")) {
+            if (!line.trim()) continue;
+            const colon = line.indexOf(":");
+            if (colon <= 0) throw new Error(`Headers: "${line.trim()}" is not a header field; write Name: value.`);
+            const name = line.slice(0, colon).trim();
+            const value = line.slice(colon + 1).trim();
+            if (headers[name] === undefined) headers[name] = value;
+            else headers[name] = [].concat(headers[name], value);
+          }
+          const response = { status };
+          if (Object.keys(headers).length > 0) response.headers = headers;
+          const body = fields.body.value;
+          if (body.trim()) {
+            const type = Object.keys(headers).find((name) => name.toLowerCase() === "content-type");
+            let parsed;
+            let isJSON = false;
+            try {
+              parsed = JSON.parse(body);
+              isJSON = !type || /json/i.test(String(headers[type]));
+            } catch (_) {
+              isJSON = false;
+            }
+            if (isJSON) response.json = parsed;
+            else response.text = body;
+          }
+          const stub = {};
+          const name = fields.name.value.trim();
+          if (name) stub.name = name;
+          stub.request = method + " " + path;
+          stub.response = response;
+          return stub;
+        }
+
+        /** `text` as a Swift string literal: plain when it can be, else raw (`#"…"#`), else escaped. */
+        function swiftString(text) {
+          const control = /[\u0000-\u001f\u007f]/.test(text);
+          if (!control && !/["\\]/.test(text)) return '"' + text + '"';
+          if (!control && !text.includes('"#')) return '#"' + text + '"#';
+          let escaped = "";
+          for (const character of text) {
+            const code = character.codePointAt(0);
+            if (character === "\\") escaped += "\\\\";
+            else if (character === '"') escaped += '\\"';
+            else if (character === "\n") escaped += "\\n";
+            else if (character === "\r") escaped += "\\r";
+            else if (character === "\t") escaped += "\\t";
+            else if (code < 0x20 || code === 0x7f) escaped += "\\u{" + code.toString(16) + "}";
+            else escaped += character;
+          }
+          return '"' + escaped + '"';
+        }
+
+        /** The stub in Swift, with Doppel's API: `backend.stub(.get("/users/{id}"), .json(raw: …))`. */
+        function swiftStub(stub) {
+          const space = stub.request.indexOf(" ");
+          const method = stub.request.slice(0, space);
+          const path = stub.request.slice(space + 1);
+          const known = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
+          const matcher = known.includes(method)
+            ? "." + method.toLowerCase() + "(" + swiftString(path) + ")"
+            : ".method(HTTPMethod(rawValue: " + swiftString(method) + ")) && .url(" + swiftString(path) + ")";
+          const response = stub.response;
+          const extras = [];
+          let headers = "";
+          if (response.headers) {
+            const pairs = [];
+            for (const name of Object.keys(response.headers)) {
+              for (const value of [].concat(response.headers[name])) pairs.push(swiftString(name) + ": " + swiftString(value));
+            }
+            headers = "[" + pairs.join(", ") + "]";
+          }
+          let answer;
+          if (response.json !== undefined || response.text !== undefined) {
+            if (response.status !== 200) extras.push("status: " + response.status);
+            if (headers) extras.push("headers: " + headers);
+            const tail = extras.length ? ", " + extras.join(", ") : "";
+            answer = response.json !== undefined
+              ? ".json(raw: " + swiftString(JSON.stringify(response.json)) + tail + ")"
+              : ".text(" + swiftString(response.text) + tail + ")";
+          } else {
+            answer = ".status(" + response.status + (headers ? ", headers: " + headers : "") + ")";
+          }
+          const name = stub.name ? ", name: " + swiftString(stub.name) : "";
+          return "backend.stub(" + matcher + ", " + answer + name + ")";
         }
 
         // MARK: Finding a request
@@ -390,10 +731,63 @@
 
         // MARK: Stubs, scenario, state
 
+        /** The stub being edited (its id), and its editor, put back when the list is drawn again. */
+        let editedStub = null;
+        let stubEditorBox = null;
+
+        /** An editor of an added stub's definition: replaced through PUT stubs/{id}. */
+        function definitionEditor(stub) {
+          const box = element("div", "definition-editor");
+          const text = textArea("stub-definition", JSON.stringify(stub.definition, null, 2), 10);
+          const result = element("p", "stub-result error-text");
+          result.hidden = true;
+          const close = () => {
+            box.remove();
+            editedStub = null;
+            stubEditorBox = null;
+          };
+          const buttons = element("div", "buttons");
+          buttons.append(
+            button("stub-replace", "Replace the stub", () => {
+              let definition;
+              try {
+                definition = JSON.parse(text.value);
+              } catch (error) {
+                result.hidden = false;
+                result.textContent = "The stub is not JSON: " + error.message;
+                return;
+              }
+              call("PUT", "stubs/" + stub.id, definition)
+                .then((answer) => {
+                  close();
+                  show(`Stub #${stub.id} is replaced by stub #${answer.id}, served now.`);
+                  refresh(null);
+                })
+                .catch((error) => {
+                  if (error instanceof NeedsToken) return;
+                  result.hidden = false;
+                  result.textContent = String(error && error.message ? error.message : error);
+                });
+            }),
+            button("stub-cancel", "Cancel", close),
+          );
+          box.append(
+            element("p", "meta", "The stub as a manifest writes it (secrets show as the journal shows them):"),
+            text,
+            buttons,
+            result,
+          );
+          return box;
+        }
+
         async function refreshStubs() {
           const answer = await call("GET", "stubs");
           const list = byId("stubs");
           list.replaceChildren();
+          if (editedStub !== null && !answer.stubs.some((stub) => stub.id === editedStub)) {
+            editedStub = null;
+            stubEditorBox = null;
+          }
           for (const stub of answer.stubs) {
             const row = element("li", "stub");
             row.dataset.id = stub.id;
@@ -407,6 +801,27 @@
             if (stub.requiresState) details.push("requires state " + stub.requiresState);
             if (stub.setsState) details.push("sets state " + stub.setsState);
             row.append(element("div", "meta", details.join(" · ")));
+            const actions = element("div", "buttons stub-actions");
+            if (stub.source === "admin" && stub.definition) {
+              actions.append(
+                button("stub-edit", "Edit", () => {
+                  if (stubEditorBox) stubEditorBox.remove();
+                  editedStub = stub.id;
+                  stubEditorBox = definitionEditor(stub);
+                  row.append(stubEditorBox);
+                  stubEditorBox.querySelector("textarea").focus();
+                }),
+              );
+            }
+            actions.append(
+              button("stub-remove", "Remove", () => {
+                const what = stub.source === "admin" ? "" : " (it comes back when the files reload)";
+                if (!window.confirm(`Remove stub #${stub.id}${what}?`)) return;
+                change("DELETE", "stubs/" + stub.id);
+              }),
+            );
+            row.append(actions);
+            if (stub.id === editedStub && stubEditorBox) row.append(stubEditorBox);
             list.append(row);
           }
           byId("stub-count").textContent = `(${answer.stubs.length})`;
@@ -512,7 +927,7 @@
                 JSON.stringify(earlier.machines) !== JSON.stringify(latest.machines);
               const reads = [];
               if (journal) reads.push(refreshJournal());
-              if (all && openIndex !== null && openDetail) loadDetail(openIndex, openDetail);
+              if (all && openIndex !== null && openDetail) loadDetail(openIndex, openDetail, true);
               if (stubs) reads.push(refreshStubs());
               if (scenario) reads.push(refreshScenario());
               if (state) reads.push(refreshState());

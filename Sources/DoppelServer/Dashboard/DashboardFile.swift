@@ -201,6 +201,21 @@
         font-size: 12.5px; white-space: pre-wrap; max-height: 24em; overflow: auto; margin: 4px 0; }
       .detail pre.near-miss { margin-left: 0; }
       #journal-more { margin-top: 8px; }
+      .actions { margin-top: 10px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+      .actions .editor-slot, .actions .copy-note, .actions .copy-output { flex: 1 1 100%; }
+      .stub-editor, .definition-editor { margin-top: 6px; padding: 8px 10px; border: 1px solid var(--line);
+        border-radius: 6px; background: var(--card); }
+      .stub-editor label.field { display: flex; gap: 8px; align-items: baseline; margin: 4px 0; }
+      .stub-editor label.field .label { flex: 0 0 8.5em; color: var(--muted); }
+      .stub-editor input[type=text], .stub-editor textarea { flex: 1 1 auto; }
+      .stub-editor input, .stub-editor textarea, .definition-editor textarea, textarea.copy-output {
+        font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; padding: 3px 6px; border: 1px solid var(--line);
+        border-radius: 6px; background: var(--bg); color: var(--fg); }
+      .definition-editor textarea, textarea.copy-output { width: 100%; }
+      .stub-editor .buttons, .definition-editor .buttons { margin-top: 6px; }
+      .stub-actions { margin-top: 4px; }
+      .stub-actions button, .actions button { font-size: 12.5px; }
+      .stub-result.error-text { margin-left: 0; }
 
       """#
   }

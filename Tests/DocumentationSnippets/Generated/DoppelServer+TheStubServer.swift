@@ -75,9 +75,9 @@ func snippet_DoppelServer_TheStubServer_L337() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:385
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:386
 #if Server
-func snippet_DoppelServer_TheStubServer_L385() async throws {
+func snippet_DoppelServer_TheStubServer_L386() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("https://api.example.com/me"), .status(401))
@@ -92,9 +92,9 @@ func snippet_DoppelServer_TheStubServer_L385() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:409
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:410
 #if Server
-func snippet_DoppelServer_TheStubServer_L409() async throws {
+func snippet_DoppelServer_TheStubServer_L410() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   let (entries, next) = try await remote.journal()
   for entry in entries {
@@ -111,9 +111,9 @@ func snippet_DoppelServer_TheStubServer_L409() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:455
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:456
 #if Server
-func snippet_DoppelServer_TheStubServer_L455() async throws {
+func snippet_DoppelServer_TheStubServer_L456() async throws {
   func startDoppelForUITests() async throws {
     #if DEBUG
       _ = try await InAppBackend.start()  // nil unless DOPPEL_ADMIN_PORT is set
@@ -122,10 +122,17 @@ func snippet_DoppelServer_TheStubServer_L455() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:706
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:656
+#if Server
+func snippet_DoppelServer_TheStubServer_L656() async throws {
+  backend.stub(.get("/users/{id}"), .json(raw: #"{"id":42,"name":"Ada"}"#, headers: ["X-Request-Id": "abc"]), name: "user")
+}
+#endif
+
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:748
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L706() async throws {
+func snippet_DoppelServer_TheStubServer_L748() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])

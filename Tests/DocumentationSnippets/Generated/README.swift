@@ -96,8 +96,8 @@ struct Snippet_README_L276 {
   }
 }
 
-// README.md:432
-func snippet_README_L432() async throws {
+// README.md:442
+func snippet_README_L442() async throws {
   let remote = DoppelRemote(URL(string: "http://127.0.0.1:8080")!)
   try await remote.use(scenario: "empty")
   try await remote.stub(.get("/me"), .status(401))
@@ -107,9 +107,9 @@ func snippet_README_L432() async throws {
   _ = remote
 }
 
-// README.md:501
+// README.md:511
 #if GraphQL
-func snippet_README_L501() async throws {
+func snippet_README_L511() async throws {
   var mocks = GraphQLMocks(seed: 1)
   mocks.field("Query.viewer") { _ in ["displayName": "Ada Lovelace"] }
   let backend = Backend()
@@ -120,9 +120,9 @@ func snippet_README_L501() async throws {
 }
 #endif
 
-// README.md:559
-@Suite("README.md:559")
-struct Snippet_README_L559 {
+// README.md:569
+@Suite("README.md:569")
+struct Snippet_README_L569 {
   @Test func theSDKsOwnSessionIsAnswered() async throws {
     try await Backend.withProcessWideBackend(covering: .everySession) { backend in
       backend.stub(.get("http://flags.sdk.example/v1/config"), .json(["darkMode": true]))
@@ -133,9 +133,9 @@ struct Snippet_README_L559 {
   }
 }
 
-// README.md:597
+// README.md:607
 #if Server
-func snippet_README_L597() async throws {
+func snippet_README_L607() async throws {
   func applicationDidLaunch() async throws {
     #if DEBUG
       // nil unless the launch environment has DOPPEL_ADMIN_PORT: an ordinary launch starts nothing.
@@ -145,8 +145,8 @@ func snippet_README_L597() async throws {
 }
 #endif
 
-// README.md:614
-func snippet_README_L614() async throws {
+// README.md:624
+func snippet_README_L624() async throws {
   func launchEnvironment(port: Int, token: String) -> [String: String] {
     // One port per parallel runner: the Simulator shares the Mac's loopback.
     ["DOPPEL_ADMIN_PORT": "\(port)", "DOPPEL_ADMIN_TOKEN": token, "DOPPEL_WAIT_FOR_STUBS": "10"]
