@@ -141,7 +141,12 @@ package struct SecretRules: Sendable {
     let words = Self.words(original)
     if words.contains(where: secretWholeWords.contains) { return true }
     if let last = words.last, secretLastWords.contains(last) { return true }
-    // `auth`, `oauth`, `authorization`, `x-auth-…`, but not `author` or `authority`.
+    return holdsAuth(name)
+  }
+
+  /// Whether a compacted, lower-cased name holds `auth` as in `oauth`, `authorization`,
+  /// `x-auth-…`, but not as in `author` or `authority`.
+  static func holdsAuth(_ name: String) -> Bool {
     var rest = name[...]
     while let found = rest.range(of: "auth") {
       let tail = name[found.lowerBound...]
@@ -301,12 +306,15 @@ package struct SecretRules: Sendable {
 
   /// Whether a name is one that a long high-entropy value under it makes secret (in any case,
   /// ignoring `-`, `_`, `.` and spaces).
+  ///
+  /// An HTTP/2 pseudo-header (`:authority`, `:path`) is not: its value is the request's host or
+  /// target, scanned as any text is.
   func isKeyLike(_ name: String) -> Bool {
-    guard entropy else { return false }
+    guard entropy, !name.hasPrefix(":") else { return false }
     let lower = name.lowercased()
     if kept.contains(lower) { return false }
     let name = Self.compact(lower)
-    return Self.keyLikeWords.contains { name.contains($0) }
+    return Self.keyLikeWords.contains { $0 == "auth" ? Self.holdsAuth(name) : name.contains($0) }
   }
 
   /// The fewest characters a high-entropy value has.

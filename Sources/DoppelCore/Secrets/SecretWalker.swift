@@ -350,7 +350,18 @@ package struct SecretWalker {
       guard let equals = part.firstIndex(of: "=") else { continue }
       let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
       if cookieAttributes.contains(name) { continue }
-      pieces.append(String(part[part.index(after: equals)...]))
+      let cookie = part[part.index(after: equals)...]
+      // A cookie whose value is pairs itself (`GUID=…`, `id=…:lv=…`): each inner value, so that
+      // where the pair recurs (`?elq1pcGUID=…`) only its value is replaced, not its name.
+      var unpadded = cookie
+      while unpadded.last == "=" { unpadded = unpadded.dropLast() }
+      guard unpadded.contains("=") else {
+        pieces.append(String(cookie))
+        continue
+      }
+      for inner in cookie.split(whereSeparator: { $0 == "&" || $0 == ":" || $0 == "|" || $0 == "," }) {
+        if let innerEquals = inner.firstIndex(of: "=") { pieces.append(String(inner[inner.index(after: innerEquals)...])) }
+      }
     }
     return pieces
   }

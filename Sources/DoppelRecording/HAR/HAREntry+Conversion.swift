@@ -150,15 +150,18 @@ extension HAREntry {
 
   /// Adds a recorded header: a value of several lines (how Chrome and the tools built on it
   /// write a header sent more than once, such as `Set-Cookie`) is one field per line, as it was
-  /// on the wire; a header value cannot hold a line break.
+  /// on the wire; a header value cannot hold a line break. Other control characters (which some
+  /// servers do send, in cookies of bot detection) are dropped, so that the answer can be sent.
   private static func add(_ field: HARNameValue, to headers: inout HTTPHeaders) {
-    guard field.value.utf8.contains(UInt8(ascii: "\n")) else {
+    guard field.value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
       headers.add(field.name, field.value)
       return
     }
-    for line in field.value.split(separator: "\n") {
-      let value = line.hasSuffix("\r") ? line.dropLast() : line
-      if !value.isEmpty { headers.add(field.name, String(value)) }
+    for line in field.value.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+      let value = String(
+        String.UnicodeScalarView(
+          line.unicodeScalars.filter { ($0.value >= 0x20 || $0.value == 0x09) && $0.value != 0x7F }))
+      if !value.isEmpty { headers.add(field.name, value) }
     }
   }
 
