@@ -360,7 +360,9 @@ package struct SecretWalker {
         continue
       }
       for inner in cookie.split(whereSeparator: { $0 == "&" || $0 == ":" || $0 == "|" || $0 == "," }) {
-        if let innerEquals = inner.firstIndex(of: "=") { pieces.append(String(inner[inner.index(after: innerEquals)...])) }
+        if let innerEquals = inner.firstIndex(of: "=") {
+          pieces.append(String(inner[inner.index(after: innerEquals)...]))
+        }
       }
     }
     return pieces
