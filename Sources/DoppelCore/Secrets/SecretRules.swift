@@ -135,6 +135,8 @@ package struct SecretRules: Sendable {
 
   private static func decideSecretName(_ original: String) -> Bool {
     let lower = original.lowercased()
+    // CORS (`Access-Control-Allow-Credentials: true`) names credentials but carries none.
+    if lower.hasPrefix("access-control-") { return false }
     let name = compact(lower)
     if name == "cookie" || name == "cookies" || name == "setcookie" { return true }
     if secretWords.contains(where: { name.contains($0) }) { return true }

@@ -344,18 +344,23 @@ package struct SecretWalker {
   /// more than once, has a cookie on each). A cookie's attributes (`Expires=`, `Domain=`,
   /// `Path=`…) are not secret: their values recur as dates and host names that must stay.
   private static func pieces(of value: String) -> [String] {
-    var pieces = [value]
-    if let space = value.firstIndex(of: " ") { pieces.append(String(value[value.index(after: space)...])) }
+    var pieces: [String] = []
+    // The whole value, and what follows a scheme (`Bearer …`), only when each is one token: a
+    // value of pairs (`guid=…`) recurs inside longer names (`?shguid=…`), whose names must stay.
+    if !holdsPairs(value[...]) { pieces.append(value) }
+    if let space = value.firstIndex(of: " ") {
+      let credentials = value[value.index(after: space)...]
+      if !holdsPairs(credentials) { pieces.append(String(credentials)) }
+    }
     for part in value.split(whereSeparator: { $0 == ";" || $0 == "\n" }) {
       guard let equals = part.firstIndex(of: "=") else { continue }
       let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
       if cookieAttributes.contains(name) { continue }
-      let cookie = part[part.index(after: equals)...]
+      var cookie = part[part.index(after: equals)...]
+      if cookie.count >= 2, cookie.first == "\"", cookie.last == "\"" { cookie = cookie.dropFirst().dropLast() }
       // A cookie whose value is pairs itself (`GUID=…`, `id=…:lv=…`): each inner value, so that
       // where the pair recurs (`?elq1pcGUID=…`) only its value is replaced, not its name.
-      var unpadded = cookie
-      while unpadded.last == "=" { unpadded = unpadded.dropLast() }
-      guard unpadded.contains("=") else {
+      guard holdsPairs(cookie) else {
         pieces.append(String(cookie))
         continue
       }
@@ -366,6 +371,14 @@ package struct SecretWalker {
       }
     }
     return pieces
+  }
+
+  /// Whether `text` holds a `=` other than base64's padding at its end (or before a closing quote).
+  private static func holdsPairs(_ text: Substring) -> Bool {
+    var unpadded = text
+    if unpadded.last == "\"" { unpadded = unpadded.dropLast() }
+    while unpadded.last == "=" { unpadded = unpadded.dropLast() }
+    return unpadded.contains("=")
   }
 
   /// The attributes a `Set-Cookie` value may carry after the cookie itself (RFC 6265 and what
