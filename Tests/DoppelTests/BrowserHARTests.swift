@@ -32,7 +32,9 @@ import Testing
     let (body, response) = try await backend.respond(
       to: URLRequest(url: URL(string: "https://shopgroup.scene7.example/frame?host=")!))
     #expect(response.statusCode == 200)
-    #expect(String(decoding: body, as: UTF8.self) == "ok, elq1pcGUID=039B147782C84352B659F4ED1C53918E, shguid=9e998c6e-857a-11ec-891a-37575b18646c")
+    #expect(
+      String(decoding: body, as: UTF8.self)
+        == "ok, elq1pcGUID=039B147782C84352B659F4ED1C53918E, shguid=9e998c6e-857a-11ec-891a-37575b18646c")
     // Two fields on the wire; Foundation's response joins fields of one name with a comma.
     #expect(
       response.value(forHTTPHeaderField: "Set-Cookie")
