@@ -84,6 +84,20 @@
       }
     }
 
+    /// A colon followed by an emoji modifier is one Swift character: the location is still split
+    /// at its colons, as the admin API's description says (schemathesis found it).
+    @Test func aLocationIsSplitAtItsColonsWhateverFollowsThem() async throws {
+      try await withManifestServer { server in
+        let body = #"{"request": "GET /located", "response": {"text": "ok"}}"#
+        let modified = try await admin(server, "POST", "stubs?location=m:908:%F0%9F%8F%BB", body)
+        #expect(modified.status == 201)
+        #expect(modified.json["location"] == "m:908")
+        let wrong = try await admin(server, "POST", "stubs?location=m:x", body)
+        #expect(wrong.status == 400)
+        #expect(error(wrong) == #"query: location: "m:x" is not a source location; write it as File.swift:42."#)
+      }
+    }
+
     @Test func aStubAddedAtRunTimeAnswersOverTheFilesAndIsListed() async throws {
       try await withManifestServer { server in
         #expect(try await fetch(server.url("/me")).response.statusCode == 401)

@@ -209,12 +209,16 @@
         }
       }
       if let location, !location.isEmpty {
-        let parts = location.split(separator: ":")
-        guard parts.count >= 2, let line = Int(parts[1]), line > 0, line < 10_000_000 else {
+        // Split on the colon's byte, not on characters: a character may join a colon to what
+        // follows it (an emoji modifier after `:` makes one character of both).
+        let parts = location.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard parts.count >= 2, !parts[0].isEmpty, let line = Int(Substring(parts[1])), line > 0, line < 10_000_000
+        else {
           throw DoppelError.server(
             "query: location: \"\(location)\" is not a source location; write it as File.swift:42.")
         }
-        definition.location = CodeLocation(fileID: String(parts[0]), filePath: String(parts[0]), line: line, column: 1)
+        let file = String(Substring(parts[0]))
+        definition.location = CodeLocation(fileID: file, filePath: file, line: line, column: 1)
       }
       return definition
     }
