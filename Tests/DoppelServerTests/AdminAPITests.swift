@@ -343,7 +343,7 @@
         let typo = try await admin(server, "GET", "requests?methd=GET")
         #expect(
           error(typo)
-            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, status, matched, text, from, to, since, limit."#
+            == #"query: unknown parameter "methd". Did you mean "method"? The parameters are: method, path, header, status, matched, text, from, to, since, limit, last, before."#
         )
         let negative = try await admin(server, "GET", "requests?since=-1")
         #expect(

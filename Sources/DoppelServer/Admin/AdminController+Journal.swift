@@ -5,7 +5,7 @@
   extension AdminController {
     /// The journal's query parameters.
     static let requestFilters = [
-      "method", "path", "header", "status", "matched", "text", "from", "to", "since", "limit",
+      "method", "path", "header", "status", "matched", "text", "from", "to", "since", "limit", "last", "before",
     ]
 
     /// The most entries one answer of `GET requests` holds, unless `limit` asks for fewer: 1,000.
@@ -30,6 +30,10 @@
 
     /// `GET requests?method=POST&path=/users/{id}&header=Accept:application/json&since=12`, and
     /// `status=4xx`, `matched=false`, `text=…`, `from=` and `to=` (ISO 8601 times).
+    ///
+    /// With `last=200` (and `before=` an entry's number, to read further back), the newest 200
+    /// entries that match, of the newest entries one answer looks at, with `matches`: how many of
+    /// those matched. The dashboard reads its list so, and never the rest of a full journal.
     func requests(_ query: [URLQueryItem], _ backend: Backend) throws -> Answer {
       var filter: Matcher = .any
       var statuses: ClosedRange<Int>?
@@ -40,6 +44,8 @@
       var globFilter: String?
       var since = 0
       var pageLimit = Self.requestPageLimit
+      var last: Int?
+      var before: Int?
       for item in query {
         let value = item.value ?? ""
         switch item.name {
@@ -113,6 +119,20 @@
             )
           }
           pageLimit = number
+        case "last":
+          guard let number = Int(value), (1...Self.requestPageLimit).contains(number) else {
+            throw DoppelError.server(
+              "query: last: \"\(value)\" is not a page size. Pass 1 to \(Self.requestPageLimit): the newest entries that match, in one answer."
+            )
+          }
+          last = number
+        case "before":
+          guard let number = Int(value), number >= 0, number <= StubDefinition.largestCount else {
+            throw DoppelError.server(
+              "query: before: \"\(value)\" is not an entry number. Pass 0 to \(StubDefinition.largestCount): the \"index\" of the oldest entry read so far."
+            )
+          }
+          before = number
         case "since":
           guard let number = Int(value), number >= 0, number <= StubDefinition.largestCount else {
             throw DoppelError.server(
@@ -129,10 +149,10 @@
       // One page: at most `pageLimit` entries, about `requestPageBytes`, and `requestPageScan`
       // entries looked at, read from the journal a window at a time, so that neither a long
       // journal nor a filter that matches little costs one request more than that.
-      let redaction = settings.journalRedaction ?? .default
       let status = unmatchedStatus
+      let oldestKept = backend.droppedJournalEntries
       let scanLimit = text == nil ? Self.requestPageScan : Self.requestTextScan
-      func keeps(_ entry: JournalEntry) -> Bool {
+      func keeps(_ entry: JournalEntry, _ index: Int) -> Bool {
         if let matched, entry.isMatched != matched { return false }
         if let from, entry.receivedAt < from { return false }
         if let to, entry.receivedAt > to { return false }
@@ -142,7 +162,7 @@
         }
         if let text {
           // In what the dashboard shows: the entry redacted, so that a search cannot find a secret.
-          let shown = Self.describe(entry, index: 0, unmatchedStatus: status, redaction: redaction)
+          let shown = describeForList(entry, index: index, oldestKept: oldestKept)
           return Self.contains(shown, text)
         }
         return true
@@ -155,27 +175,55 @@
       var scanned = 0
       var more = false
       var appended = 0
+      var matches = 0
+      // With `last`: the newest `scanLimit` entries before `end` are looked at, and the newest
+      // `last` that match are kept (the oldest let go as newer ones come).
+      var end = Int.max
+      if let last {
+        appended = backend.journalAppended
+        end = min(before ?? appended, appended)
+        cursor = max(since, end - scanLimit)
+        pageLimit = last
+      }
+      let start = cursor
       let (_, ranOut) = SearchBudget.measure {
-        reading: while true {
+        reading: while cursor < end {
           let window = backend.journal(since: cursor, maximum: Self.requestWindow)
           if dropped == nil { dropped = window.dropped }
-          appended = window.appended
+          if last == nil { appended = window.appended }
           cursor = window.first
           guard !window.entries.isEmpty else { break }
           for entry in window.entries {
-            guard items.count < pageLimit, bytes < Self.requestPageBytes, scanned < scanLimit else {
-              more = true
-              break reading
+            guard cursor < end else { break reading }
+            if last == nil {
+              guard items.count < pageLimit, bytes < Self.requestPageBytes, scanned < scanLimit else {
+                more = true
+                break reading
+              }
             }
             scanned += 1
-            if filter.matches(entry.request) && keeps(entry) {
+            if filter.matches(entry.request) && keeps(entry, cursor) {
+              matches += 1
               items.append(entry)
               indices.append(cursor)
               bytes += entry.journaledBytes
+              if last != nil, items.count >= 2 * pageLimit {
+                items.removeFirst(items.count - pageLimit)
+                indices.removeFirst(indices.count - pageLimit)
+              }
             }
             cursor += 1
           }
         }
+      }
+      if last != nil {
+        if items.count > pageLimit {
+          items.removeFirst(items.count - pageLimit)
+          indices.removeFirst(indices.count - pageLimit)
+        }
+        // Older entries the journal keeps were not looked at.
+        more = start > max(since, oldestKept)
+        dropped = max(0, oldestKept - since)
       }
       if ranOut {
         throw DoppelError.server(
@@ -183,16 +231,19 @@
         )
       }
       let described = zip(items, indices).map { entry, index in
-        Self.describe(
-          entry, index: index, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction ?? .default)
+        describeForList(entry, index: index, oldestKept: oldestKept)
       }
-      return Answer(
-        status: 200,
-        body: [
-          "requests": .array(described), "next": .number(Double(more ? cursor : appended)),
-          "dropped": .number(Double(dropped ?? 0)), "more": .bool(more),
-          "journalLimit": backend.journalLimit.map { .number(Double($0)) } ?? .null,
-        ])
+      var body: [String: JSONValue] = [
+        "requests": .array(described),
+        "next": .number(Double(last != nil ? end : more ? cursor : appended)),
+        "dropped": .number(Double(dropped ?? 0)), "more": .bool(more),
+        "journalLimit": backend.journalLimit.map { .number(Double($0)) } ?? .null,
+      ]
+      if last != nil {
+        body["matches"] = .number(Double(matches))
+        body["first"] = .number(Double(start))
+      }
+      return Answer(status: 200, body: .object(body))
     }
 
     /// One journal entry as JSON.
@@ -216,7 +267,9 @@
         "matched": .bool(entry.isMatched),
       ]
       if let redaction {
-        let redacted = redaction.redact(HAREntry(request: request, error: URLError(.unknown))).request
+        // The request alone: no time to format, no answer to look at (the list shows the status).
+        let alone = HAREntry(startedDateTime: "", request: HARRequest(request), response: HARResponse(status: 0))
+        let redacted = redaction.redact(alone).request
         object["url"] = .string(redacted.url)
         object["path"] = .string(URL(string: redacted.url)?.path ?? request.path)
         object["headers"] = .array(redacted.headers.map { ["name": .string($0.name), "value": .string($0.value)] })
@@ -246,12 +299,16 @@
       } else if !entry.isMatched, entry.error != nil {
         object["status"] = .number(Double(unmatchedStatus))
       }
+      // An unmatched request's error is usually its near-miss report: redacted once for both.
+      let report = entry.unmatchedReport.map { report in (report, redaction.map { $0.redact(line: report) } ?? report) }
       if let error = entry.error {
-        object["error"] = .string(redaction.map { $0.redact(line: "\(error)") } ?? "\(error)")
+        let text = "\(error)"
+        object["error"] = .string(
+          text == report?.0 ? report?.1 ?? text : redaction.map { $0.redact(line: text) } ?? text)
       }
       object["receivedAt"] = .string(timestamp(entry.receivedAt))
-      if let report = entry.unmatchedReport {
-        object["nearMiss"] = .string(redaction.map { $0.redact(line: report) } ?? report)
+      if let report {
+        object["nearMiss"] = .string(report.1)
       }
       return .object(object)
     }

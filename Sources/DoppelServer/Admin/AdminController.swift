@@ -28,6 +28,10 @@
     /// The status the server answers a request no stub matched with, for the journal's HAR.
     let unmatchedStatus: Int
 
+    /// The journal's answered entries as `GET requests` describes them (see
+    /// `AdminController+JournalDescriptions.swift`).
+    let descriptions = Locked(JournalDescriptions())
+
     init(settings: StubServer.AdminAPI, scheme: String, unmatchedStatus: Int = 404) {
       self.settings = settings
       self.scheme = scheme
@@ -125,6 +129,7 @@
           try allow(method, ["GET", "DELETE"])
           if method == "DELETE" {
             backend.clearJournal()
+            descriptions.withLock { $0.kept.removeAll() }
             return Answer(status: 200, body: ["requests": [], "next": 0, "dropped": 0, "more": false])
           }
           return try requests(query, backend)
@@ -422,6 +427,7 @@
         _ = removeAdded(backend)
       }
       backend.clearJournal()
+      descriptions.withLock { $0.kept.removeAll() }
       backend.resetStates()
     }
 

@@ -100,14 +100,18 @@
 
         // MARK: The journal
 
-        /** The entries read for the current filter, oldest first (at most `keptEntries`). */
-        let entries = [];
-        /** How many of the newest `entries` are rendered (rows), and how many more "show older" adds. */
+        /** How many rows the list shows at most (the newest that match), and how many "show older" adds. */
         const pageRows = 200;
-        const keptEntries = 20000;
         let shown = pageRows;
-        /** How many entries matched the filter since it was set (kept or not). */
+        /** How many entries matched the filter (of those the server looked at), and how many of them have no row. */
         let matchCount = 0;
+        let olderCount = 0;
+        /** Whether the server looked at every entry it keeps for the count (false past its scan limit). */
+        let countedAll = true;
+        /** Whether the list was read since it was last cleared (then only newer entries are read). */
+        let loaded = false;
+        /** The index of the oldest row of the list read in order ("show older" reads before it). */
+        let oldestShown = 0;
         /** The index of the row that is open, or null. */
         let openIndex = null;
         /** The detail of the open row, moved into its row again when the list is rendered anew. */
@@ -115,10 +119,12 @@
 
         function clearJournal() {
           byId("journal").replaceChildren();
-          entries.length = 0;
           matchCount = 0;
+          olderCount = 0;
+          countedAll = true;
           shown = pageRows;
           next = 0;
+          loaded = false;
         }
 
         function describeStub(stub) {
@@ -637,39 +643,35 @@
         }
 
         let filterTimer = null;
-        function filterChanged() {
+        /** Reads the list for the filter: at once for a choice, after `pause` ms for typing. */
+        function filterChanged(pause) {
           clearTimeout(filterTimer);
           filterTimer = setTimeout(() => {
             show("");
-            queue = queue
-              .then(async () => {
-                clearJournal();
-                await refreshJournal();
-              })
-              .catch(report);
-          }, 250);
+            queue = queue.then(loadJournal).catch(report);
+          }, pause || 0);
         }
 
         for (const name of filterFields) {
           const field = byId("filter-" + name);
-          field.addEventListener(field.tagName === "SELECT" ? "change" : "input", filterChanged);
+          const typed = field.type === "text" || field.type === "search";
+          field.addEventListener(typed ? "input" : "change", () => filterChanged(typed ? 120 : 0));
         }
         // Enter in a field filters at once; the form is never sent.
         byId("filters").addEventListener("submit", (event) => {
           event.preventDefault();
-          filterChanged();
+          filterChanged(0);
         });
         byId("filter-clear").addEventListener("click", () => {
           for (const name of filterFields) byId("filter-" + name).value = "";
-          filterChanged();
+          filterChanged(0);
         });
 
-        /** Renders the newest `shown` entries, newest first, in one go. */
-        function renderAll() {
+        /** Rows for `entries` (oldest first), newest first, in one fragment. */
+        function rowsOf(entries) {
           const fragment = document.createDocumentFragment();
-          const first = Math.max(0, entries.length - shown);
-          for (let i = entries.length - 1; i >= first; i--) fragment.append(entryRow(entries[i]));
-          byId("journal").replaceChildren(fragment);
+          for (let i = entries.length - 1; i >= 0; i--) fragment.append(entryRow(entries[i]));
+          return fragment;
         }
 
         function renderCounts(answer) {
@@ -678,52 +680,98 @@
           byId("journal-empty").textContent = isFiltered()
             ? "No request matches the filter."
             : "No requests yet. Requests to the stub server appear here as they arrive.";
-          const older = entries.length - list.children.length;
           const more = byId("journal-more");
-          more.hidden = older <= 0;
-          more.textContent = `Show ${Math.min(older, pageRows)} older (${older} not shown)`;
-          const dropped = answer.dropped ? `, ${answer.dropped} dropped by the journal's limit` : "";
+          more.hidden = olderCount <= 0;
+          more.textContent = `Show ${Math.min(olderCount, pageRows)} older (${olderCount} not shown)`;
+          // The event stream's summary knows the latest count; a read says it too.
+          const total = Math.max(droppedCount, summary && summary.requests >= answer.next ? summary.dropped : 0);
+          const dropped = total ? `, ${total} dropped by the journal's limit` : "";
+          const atLeast = countedAll ? "" : "at least ";
           byId("journal-count").textContent = isFiltered()
-            ? `(${matchCount} of ${answer.next} match${dropped})`
+            ? `(${atLeast}${matchCount} of ${answer.next} match${dropped})`
             : `(${answer.next}${dropped})`;
         }
 
         let lastAnswer = { next: 0, dropped: 0 };
+        /** How many entries the journal's limit dropped, as the last full read said. */
+        let droppedCount = 0;
+
+        /** Reads the newest `pageRows` entries that match (and how many match) and shows them anew. */
+        async function loadJournal() {
+          const answer = await call("GET", "requests?last=" + pageRows + filterQuery());
+          clearJournal();
+          matchCount = answer.matches;
+          olderCount = answer.matches - answer.requests.length;
+          countedAll = !answer.more;
+          next = answer.next;
+          droppedCount = answer.dropped;
+          loaded = true;
+          oldestShown = answer.requests.length ? answer.requests[0].index : answer.next;
+          byId("journal").replaceChildren(rowsOf(answer.requests));
+          lastAnswer = answer;
+          renderCounts(answer);
+        }
+
+        // "Show older": the page of matches before the oldest row, added below it.
         byId("journal-more").addEventListener("click", () => {
-          shown += pageRows;
-          renderAll();
-          renderCounts(lastAnswer);
+          queue = queue
+            .then(async () => {
+              const list = byId("journal");
+              const answer = await call("GET", `requests?last=${pageRows}&before=${oldestShown}` + filterQuery());
+              // The open row, kept below the list when newer rows pushed it out: the older rows
+              // newer than it go above it.
+              const last = list.lastElementChild;
+              const stray = last && Number(last.dataset.index) < oldestShown ? last : null;
+              for (let i = answer.requests.length - 1; i >= 0; i--) {
+                const entry = answer.requests[i];
+                if (stray && entry.index === openIndex) continue;
+                if (stray && entry.index > openIndex) list.insertBefore(entryRow(entry), stray);
+                else list.append(entryRow(entry));
+              }
+              if (answer.requests.length) oldestShown = answer.requests[0].index;
+              shown = list.children.length;
+              olderCount = answer.matches - answer.requests.length;
+              if (answer.more) countedAll = false;
+              renderCounts(lastAnswer);
+            })
+            .catch(report);
         });
 
+        /** Reads the entries newer than the last read and puts them on top (a few rows, not the list). */
         async function refreshJournal() {
+          if (!loaded) return loadJournal();
           const added = [];
           let answer;
           for (;;) {
             answer = await call("GET", "requests?since=" + next + filterQuery());
             if (answer.next < next) {
-              // Cleared since the last read: read it all again.
-              clearJournal();
-              return refreshJournal();
+              // Cleared since the last read: read it anew.
+              return loadJournal();
             }
             for (const entry of answer.requests) added.push(entry);
             next = answer.next;
-            // The server answers a page at a time: read on to the newest.
+            // The server answers a page at a time: read on to the newest, or past a page of rows
+            // read the newest anew.
             if (!answer.more) break;
+            if (added.length > pageRows) return loadJournal();
           }
+          if (added.length > pageRows) return loadJournal();
           matchCount += added.length;
           const list = byId("journal");
-          for (const entry of added) entries.push(entry);
-          if (entries.length > keptEntries) entries.splice(0, entries.length - keptEntries);
-          if (added.length > pageRows || list.children.length === 0) {
-            renderAll();
-          } else {
-            for (const entry of added) list.prepend(entryRow(entry));
-            // New rows push the oldest out of view, but never the open one.
-            while (list.children.length > shown) {
-              let last = list.lastElementChild;
-              if (Number(last.dataset.index) === openIndex && last.previousElementSibling) last = last.previousElementSibling;
-              last.remove();
-            }
+          list.prepend(rowsOf(added));
+          // New rows push the oldest out of view, but never the open one.
+          let trimmed = false;
+          while (list.children.length > shown) {
+            trimmed = true;
+            let last = list.lastElementChild;
+            if (Number(last.dataset.index) === openIndex && last.previousElementSibling) last = last.previousElementSibling;
+            last.remove();
+            olderCount += 1;
+          }
+          if (trimmed) {
+            let oldest = list.lastElementChild;
+            if (Number(oldest.dataset.index) === openIndex && oldest.previousElementSibling) oldest = oldest.previousElementSibling;
+            oldestShown = Number(oldest.dataset.index);
           }
           lastAnswer = answer;
           renderCounts(answer);
@@ -918,7 +966,8 @@
           queue = queue
             .then(async () => {
               const all = !earlier || !latest || earlier.changes !== latest.changes;
-              if (all) clearJournal();
+              // The list stays until the new one is read (loadJournal replaces it).
+              if (all) loaded = false;
               const journal = all || earlier.requests !== latest.requests || earlier.dropped !== latest.dropped;
               const stubs = journal || earlier.stubs !== latest.stubs || earlier.stubRevision !== latest.stubRevision;
               const scenario = all || earlier.scenario !== latest.scenario;

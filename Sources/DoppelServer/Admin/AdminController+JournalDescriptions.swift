@@ -1,0 +1,60 @@
+#if Server
+  import Doppel
+  import Foundation
+
+  /// The journal's answered entries as `GET requests` describes them, redacted, kept by entry
+  /// number: redacting an entry (its URL, headers, body and near-miss report) costs a hundred times
+  /// more than reading it, and the dashboard reads the same newest entries again at each filter and
+  /// each page load, and every kept entry at each search for a text.
+  struct JournalDescriptions {
+    /// The most descriptions kept: 20,000 (twice the journal's default limit). Past it, those of
+    /// entries the journal dropped go; when none did, all go.
+    static let capacity = 20_000
+
+    /// A description, with what tells its entry from another given the same number after the
+    /// journal was cleared: when it was received, its method and its URL.
+    struct Kept {
+      var receivedAt: Date
+      var method: String
+      var url: URL
+      var description: JSONValue
+    }
+
+    var kept: [Int: Kept] = [:]
+
+    /// The description of entry `index` when it is kept and is that of `entry`.
+    func description(of entry: JournalEntry, index: Int) -> JSONValue? {
+      guard let found = kept[index], found.receivedAt == entry.receivedAt,
+        found.method == entry.request.method.rawValue, found.url == entry.request.url
+      else { return nil }
+      return found.description
+    }
+
+    /// Keeps `description` as that of `entry`, entry `index`; `kept` is the number of the oldest
+    /// entry the journal keeps (the ones below it are let go first when the cache is full).
+    mutating func keep(_ description: JSONValue, of entry: JournalEntry, index: Int, oldestKept: Int) {
+      if kept.count >= Self.capacity, kept[index] == nil {
+        kept = kept.filter { $0.key >= oldestKept }
+        if kept.count >= Self.capacity { kept.removeAll(keepingCapacity: true) }
+      }
+      kept[index] = Kept(
+        receivedAt: entry.receivedAt, method: entry.request.method.rawValue, url: entry.request.url,
+        description: description)
+    }
+  }
+
+  extension AdminController {
+    /// Entry `index` as the journal's list shows it (``describe(_:index:unmatchedStatus:redaction:)``,
+    /// redacted as the admin API's journal is), described once when it has been answered.
+    func describeForList(_ entry: JournalEntry, index: Int, oldestKept: Int = 0) -> JSONValue {
+      if let known = descriptions.withLock({ $0.description(of: entry, index: index) }) { return known }
+      let described = Self.describe(
+        entry, index: index, unmatchedStatus: unmatchedStatus, redaction: settings.journalRedaction ?? .default)
+      // A request still being answered gets its status and maybe an error later.
+      if entry.response != nil || entry.error != nil {
+        descriptions.withLock { $0.keep(described, of: entry, index: index, oldestKept: oldestKept) }
+      }
+      return described
+    }
+  }
+#endif
