@@ -129,10 +129,10 @@ func snippet_DoppelServer_TheStubServer_L656() async throws {
 }
 #endif
 
-// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:748
+// Sources/DoppelServer/DoppelServer.docc/TheStubServer.md:754
 #if TLS
 #if Server
-func snippet_DoppelServer_TheStubServer_L748() async throws {
+func snippet_DoppelServer_TheStubServer_L754() async throws {
   let authority = try LocalCertificateAuthority(folder: LocalCertificateAuthority.defaultFolder())
   var configuration = StubServer.Configuration()
   configuration.tls = StubServer.TLS(authority: authority, additionalNames: ["10.0.2.2"])
