@@ -2,6 +2,7 @@
   import Doppel
   import Foundation
   import GraphQL
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A schema served at one endpoint: reads GraphQL requests, keeps the persisted queries (Apollo's
   /// APQ) clients registered, answers with mock data, and finds what is wrong with operations

@@ -2,6 +2,7 @@
   import Doppel
   import Foundation
   import GraphQL
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A GraphQL schema read from SDL (`schema.graphql`) or from the JSON answer of an introspection
   /// query, ready to serve mock data and to check operations and answers against.

@@ -2,6 +2,7 @@
   import Doppel
   import Foundation
   import GraphQL
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A schema's introspection, as the `__schema` and `__type` fields answer it: every type,
   /// field, argument, enum value and directive in the order the schema defines them, as JSON

@@ -2,6 +2,7 @@
   import Doppel
   import Foundation
   import Testing
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A test or suite trait that checks every request and response of the test's backend against an
   /// OpenAPI document; each violation fails the test. Create it with

@@ -7,6 +7,7 @@
 
   #if TLS
     import NIOSSL
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// What every connection of one server shares: the backend, the configuration, the origins

@@ -4,6 +4,7 @@
   import NIOCore
   import NIOHTTP1
   import NIOPosix
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A real HTTP/1.1 server on loopback that answers with a `Backend`: the same stubs, journal,
   /// verification and diagnostics as in process, for clients that are not URLSession (AsyncHTTPClient,

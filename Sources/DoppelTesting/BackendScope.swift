@@ -1,4 +1,5 @@
 import Doppel
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// One backend's life inside a test: it collects what the backend reports while the test runs and,

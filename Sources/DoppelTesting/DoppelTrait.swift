@@ -1,6 +1,7 @@
 #if canImport(Testing)
   import Doppel
   import Testing
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A test or suite trait that gives each test its own `Backend`, reachable as
   /// ``Doppel/Backend/current``, and fails the test for what went wrong with it.

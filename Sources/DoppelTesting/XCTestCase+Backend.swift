@@ -1,6 +1,7 @@
 #if canImport(XCTest)
   import Doppel
   import XCTest
+  @_spi(DoppelInternals) import DoppelToolkit
 
   extension XCTestCase {
     /// A new backend for this test, verified when the test tears down.

@@ -25,12 +25,15 @@ package enum SearchOutcome: Sendable, Equatable {
 /// The budget lives on the thread for the duration of ``measure(_:)``, which is synchronous (as
 /// matching is): starting one allocates nothing, and a request whose stubs hold no pattern never
 /// reads it.
-package struct SearchBudget {
+///
+/// Public only to the package's modules (`@_spi(DoppelInternals)`), so that the body of
+/// ``measure(_:)`` is serialized for them to specialize: see `Locked`.
+@_spi(DoppelInternals) public struct SearchBudget {
   /// How many of ICU's progress reports (each about 10,000 matching steps) the searches for one
   /// request may take together: 1,000, about 10 million steps, 4 searches at the per-search limit.
   /// On this project's 2-core Linux machine that is 100–160 ms. A pattern that does not backtrack
   /// searches a path or header of ordinary length in less than one report, which costs nothing.
-  static let requestStepReports = 1_000
+  @usableFromInline static let requestStepReports = 1_000
 
   /// The budget as messages name it.
   package static let described = "about 10 million steps for regular expressions and globs per request"
@@ -38,11 +41,14 @@ package struct SearchBudget {
   /// The progress reports left.
   package var remaining = SearchBudget.requestStepReports
   /// Whether a search ran out of the budget.
-  package var ranOut = false
+  @usableFromInline package var ranOut = false
+
+  @usableFromInline init() {}
 
   /// Runs `body` with a fresh budget in force on this thread for every search it makes; returns
   /// what it returned and whether a search ran out of the budget. The budget in force before is
   /// restored afterwards.
+  @inlinable
   package static func measure<Result>(_ body: () throws -> Result) rethrows -> (result: Result, ranOut: Bool) {
     let key = SearchBudgetKey.key
     let previous = pthread_getspecific(key)
@@ -63,8 +69,9 @@ package struct SearchBudget {
 
 /// The thread-specific slot that holds the budget in force (a pointer to ``SearchBudget/measure(_:)``'s
 /// local value, valid only while it runs).
-private enum SearchBudgetKey {
-  package static let key: pthread_key_t = {
+@usableFromInline
+enum SearchBudgetKey {
+  @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
     return key

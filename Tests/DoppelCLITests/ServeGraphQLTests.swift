@@ -5,6 +5,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// `doppel serve schema.graphql` end to end: a GraphQL schema answered with mock data over

@@ -5,6 +5,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// The `doppel-cli` executable (the doppel tool) built next to the test bundle.

@@ -4,6 +4,7 @@
   import Foundation
   import TestSupport
   import Testing
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// A manifest's `"graphql"`: the schema served with the manifest's overrides, through
   /// `extensions: [.graphQL]`, and each override's name checked against the schema.

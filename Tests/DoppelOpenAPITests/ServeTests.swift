@@ -5,6 +5,7 @@
   import DoppelTesting
   import Foundation
   import Testing
+  @_spi(DoppelInternals) import DoppelToolkit
 
   @Suite struct ServeTests {
     func get(_ backend: Backend, _ path: String, prefer: String? = nil) async throws -> (String, HTTPURLResponse) {

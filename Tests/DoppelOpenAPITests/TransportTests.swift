@@ -13,6 +13,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// A hand-written implementation of the API generated from cattery.yaml (Generated/): the fake a

@@ -4,6 +4,7 @@
   import Foundation
   import TestSupport
   import Testing
+  @_spi(DoppelInternals) import DoppelToolkit
 
   @Suite struct ValidationTests {
     let document: OpenAPIDocument

@@ -7,6 +7,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// The admin API's trust model: what a web page can send (a foreign Host, a foreign Origin,

@@ -7,6 +7,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// The hosts a door's requests go to, and how observations are made door-independent.

@@ -7,6 +7,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// What the journal keeps and the admin API reads out of it stays bounded in bytes (issue 44,

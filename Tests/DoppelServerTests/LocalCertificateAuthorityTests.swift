@@ -6,6 +6,7 @@
   import SwiftASN1
   import Testing
   import X509
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// The local certificate authority and the server certificates it signs, read back as a client
   /// reads them. Each test keeps its authority in a temporary folder of its own.

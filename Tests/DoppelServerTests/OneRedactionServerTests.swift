@@ -7,6 +7,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// Issue 44, point 5, at the stub server: no planted secret of the shared corpus reaches the 404

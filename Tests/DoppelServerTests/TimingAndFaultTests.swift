@@ -7,6 +7,7 @@
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// Delays and pacing on the backend's clock, and faults on the connection itself.

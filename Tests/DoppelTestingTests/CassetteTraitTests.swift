@@ -1,3 +1,4 @@
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 import TestHTTPServer
 import Testing

@@ -1,4 +1,5 @@
 import Doppel
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 import Testing
 

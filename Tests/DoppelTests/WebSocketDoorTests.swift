@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// WebSocket stubs through the URLSession door on Linux: FoundationNetworking never passes a
   /// WebSocket task to a URLProtocol, so a backend's session says at once where they are served.

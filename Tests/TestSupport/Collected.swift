@@ -1,4 +1,5 @@
 import Doppel
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A backend whose issues are collected instead of printed.

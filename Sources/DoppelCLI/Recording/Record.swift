@@ -3,6 +3,7 @@
   import Doppel
   import DoppelServer
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// `doppel record`: a recording reverse proxy in front of a real server.
   struct Record: AsyncParsableCommand {

@@ -3,6 +3,7 @@
   import Doppel
   import DoppelServer
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   extension Serve {
     /// The admin API's prefix, or `nil` for off: `/__doppel/` unless `--admin-prefix` says

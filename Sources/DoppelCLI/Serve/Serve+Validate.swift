@@ -2,6 +2,7 @@
   import Doppel
   import DoppelOpenAPI
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   extension Serve {
     /// The OpenAPI documents among the inputs as last loaded: what `--validate` checks against.

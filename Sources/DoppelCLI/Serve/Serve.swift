@@ -3,6 +3,7 @@
   import Doppel
   import DoppelServer
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// `doppel serve`: a manifest, a fixture directory, cassettes or OpenAPI documents over HTTP.
   struct Serve: AsyncParsableCommand {

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 extension Backend {
@@ -272,12 +272,19 @@ extension Backend {
   func recordReused(_ answer: Delivery.Answer, for request: Request, stub: StubHandle) {
     // The entry is made under the lock, straight into its place in the journal (unless its body
     // is to be digested, which happens outside it).
-    let digested =
-      request.body?.isEmpty == false
-      ? bounded(JournalEntry(request: request, stub: stub, outcome: .reused(answer))) : nil
-    let observer = locked.withLock { state in
-      _ = state.journal.append(digested ?? JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
-      return state.exchangeObserver
+    let observer: (@Sendable (Exchange) -> Void)?
+    if request.body?.isEmpty == false {
+      let digested = bounded(JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
+      observer = locked.withLock { state in
+        _ = state.journal.append(digested)
+        return state.exchangeObserver
+      }
+    } else {
+      // Not `digested ?? JournalEntry(…)`, which builds an optional entry and copies it out.
+      observer = locked.withLock { state in
+        _ = state.journal.append(JournalEntry(request: request, stub: stub, outcome: .reused(answer)))
+        return state.exchangeObserver
+      }
     }
     if let observer {
       observer(

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A stand-in backend: an isolated set of stubs, a journal of every request, and the policies that

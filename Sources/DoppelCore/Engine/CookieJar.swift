@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A session's cookie storage and policy, as the URLSession front door sees them: stored cookies

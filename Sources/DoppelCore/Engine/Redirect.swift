@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// How a redirect turns into the next request, following the rules URLSession applies.

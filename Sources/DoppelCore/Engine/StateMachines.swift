@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The current state of each of a backend's state machines: the main one (``Backend/state()``)

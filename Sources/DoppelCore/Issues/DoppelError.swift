@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// An error raised by Doppel itself: bad input in a stub, a manifest, a cassette or a document, a

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The backend's journal: its entries in order, at most `limit` of them when a limit is set, and
@@ -23,14 +23,21 @@ struct JournalStorage {
   let limit: Int?
   /// The most bytes kept, or `nil` for no limit; the newest entry is kept whatever its size.
   var byteLimit: Int? {
-    didSet { dropOverByteLimit() }
+    didSet {
+      // Bytes are counted only while there is a limit (counting them costs every request): when
+      // one is set, the kept entries are counted once.
+      if oldValue == nil, byteLimit != nil { bytes = all.reduce(0) { $0 + $1.journaledBytes } }
+      if byteLimit == nil { bytes = 0 }
+      dropOverByteLimit()
+    }
   }
   /// The bytes held beside the entries that count against ``byteLimit`` too (the backend's
   /// WebSocket events): entries are dropped while the two together pass it.
   var bytesBeside = 0 {
     didSet { dropOverByteLimit() }
   }
-  /// The bytes the kept entries hold (see ``JournalEntry/journaledBytes``).
+  /// The bytes the kept entries hold (see ``JournalEntry/journaledBytes``) while there is a
+  /// ``byteLimit``; 0 without one.
   private(set) var bytes = 0
   /// Every chunk is full but the last; `chunks[..<firstChunk]` were dropped and are empty, waiting
   /// for the list to be compacted.
@@ -74,7 +81,7 @@ struct JournalStorage {
       chunk.reserveCapacity(Self.chunkCapacity)
       chunks.append(chunk)
     }
-    bytes += entry.journaledBytes
+    if byteLimit != nil { bytes += entry.journaledBytes }
     chunks[chunks.count - 1].append(entry)
     count += 1
     let slot = JournalSlot(index: appended - 1, generation: generation)
@@ -89,7 +96,7 @@ struct JournalStorage {
     let kept = slot.index - dropped
     guard kept >= 0, kept < count else { return }
     let (chunk, offset) = position(ofKept: kept)
-    bytes += entry.journaledBytes - chunks[chunk][offset].journaledBytes
+    if byteLimit != nil { bytes += entry.journaledBytes - chunks[chunk][offset].journaledBytes }
     // Completed later, but received when the entry was made.
     var entry = entry
     entry.receivedAt = chunks[chunk][offset].receivedAt
@@ -161,7 +168,7 @@ struct JournalStorage {
 
   private mutating func dropOldest() {
     if let report = chunks[firstChunk][head].unmatchedReport { droppedUnmatchedReports.append(report) }
-    bytes -= chunks[firstChunk][head].journaledBytes
+    if byteLimit != nil { bytes -= chunks[firstChunk][head].journaledBytes }
     // Let go of the entry now: a dropped entry's bodies must not stay alive until its chunk goes.
     chunks[firstChunk][head] = Self.droppedEntry
     head += 1

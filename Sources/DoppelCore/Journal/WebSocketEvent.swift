@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// One thing that happened on a WebSocket connection the stub server upgraded: a message or a

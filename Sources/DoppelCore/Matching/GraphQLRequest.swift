@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// What a request carries as a GraphQL operation, read from the forms clients send: a JSON body

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A compiled path template (`/users/{id}`, `/breeds/{name}.json`): literal segments compared

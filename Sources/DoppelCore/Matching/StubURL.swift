@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A URL string as written in a stub, parsed without Foundation's leniency so that bad input is

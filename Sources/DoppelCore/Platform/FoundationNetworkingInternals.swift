@@ -1,5 +1,5 @@
 import Dispatch
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Reads what FoundationNetworking keeps private, with a safe answer when it cannot: the one place

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 
 #if canImport(FoundationNetworking) && canImport(Glibc)
   import Foundation

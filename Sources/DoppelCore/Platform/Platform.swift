@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The two Foundations Doppel runs on, and each way they differ that Doppel depends on.

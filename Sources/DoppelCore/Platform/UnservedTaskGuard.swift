@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Keeps the tasks a backend's session cannot hand to its `URLProtocol` from reaching the network

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The body of a templated response whose text is a file's: a manifest response with `"file"` and

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// An ordered list of HTTP header fields with case-insensitive names and repeatable entries.

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A delay drawn at random for each request, for ``Response/delayed(by:)-(RandomDelay)``:

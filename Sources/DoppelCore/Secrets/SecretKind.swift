@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A kind of secret the scanner finds, in words (``CassetteLint/Kind`` gives it to users).

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// What counts as a secret: the one classifier that redaction (of cassettes and the journal's

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Walks JSON (a HAR document, one entry, a manifest) and replaces every secret that ``SecretRules``

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Holds the backend's clock. `any Clock<Duration>` is Sendable (Clock refines Sendable); the box

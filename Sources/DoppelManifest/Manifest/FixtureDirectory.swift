@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The zero-configuration layout: files laid out by host and path are served at those URLs.

@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A HAR cassette written as a manifest (`doppel convert`, `doppel record --to-manifest`): one

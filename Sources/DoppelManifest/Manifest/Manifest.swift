@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A backend described in JSON (`doppel.json`): stubs, named scenarios layered over them, and

@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Where a value sits in a manifest, as shown in errors: `stubs[2].response.headers["Content-Type"]`.

@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// One problem in a manifest: where it is, and the whole message (`file:line:column: key path:

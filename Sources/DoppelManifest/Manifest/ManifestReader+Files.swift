@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// What a stub read from outside a manifest file (the body of a request to a stub server's admin

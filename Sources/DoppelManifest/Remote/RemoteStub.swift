@@ -1,6 +1,6 @@
 import DoppelCore
 import DoppelRecording
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A stub on a running stub server, as ``DoppelRemote`` sees it.

@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Collects the secrets in a JSON document as ``CassetteLint`` findings: the places a redaction

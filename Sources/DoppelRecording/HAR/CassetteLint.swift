@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Finds secrets left in cassettes: exactly what a ``Redaction`` (by default ``Redaction/default``)

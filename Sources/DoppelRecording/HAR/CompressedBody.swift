@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A body in gzip (RFC 1952), zlib (RFC 1950) or raw DEFLATE form: decoded to be scanned for

@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 
 extension DoppelError.Kind {
   /// A HAR cassette, or recording one.

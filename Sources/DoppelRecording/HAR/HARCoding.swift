@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A coding key for any JSON object key, so each HAR object can read the keys it knows and keep

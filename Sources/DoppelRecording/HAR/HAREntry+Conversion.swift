@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Something wrong with one field of one HAR entry, found when its bodies are decoded.

@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A HAR 1.2 document: the format browsers' developer tools, Charles and Proxyman export, and the

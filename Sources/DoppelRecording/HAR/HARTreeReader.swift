@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Reads the HAR types straight from a ``PositionedJSON`` tree, field by field in the order their

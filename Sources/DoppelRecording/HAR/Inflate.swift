@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// A DEFLATE decoder (RFC 1951), for scanning compressed bodies for secrets: Foundation on Linux

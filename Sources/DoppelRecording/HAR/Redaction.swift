@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Which secrets to replace with ``marker`` before a cassette touches the disk.

@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 extension Responder {

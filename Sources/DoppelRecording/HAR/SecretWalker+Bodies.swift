@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Bodies of every encoding: text, base64 (HAR's, or a text body that is itself base64), gzip,

@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 // Consumer contracts: what a test's stubs answered, written as a Pact V4 file that the provider's

@@ -1,5 +1,5 @@
 import DoppelCore
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// One interaction of a Pact contract: a stub that answered, with one distinct request it matched

@@ -1,6 +1,7 @@
 #if Server
   import Doppel
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   extension AdminController {
     /// The journal's query parameters.

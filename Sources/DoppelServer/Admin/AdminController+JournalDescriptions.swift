@@ -1,6 +1,7 @@
 #if Server
   import Doppel
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// The journal's answered entries as `GET requests` describes them, redacted, kept by entry
   /// number: redacting an entry (its URL, headers, body and near-miss report) costs a hundred times

@@ -1,6 +1,7 @@
 #if Server
   import Doppel
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   extension AdminController {
     /// The largest manifest a saved stub is added to: a larger one is refused (save into another

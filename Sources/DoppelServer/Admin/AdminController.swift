@@ -1,6 +1,7 @@
 #if Server
   import Doppel
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// The admin API's state and endpoints (see ``StubServer/AdminAPI``): the stubs added at run
   /// time, the scenario chosen, and the answers to admin requests as JSON.

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// A regular expression comes from a stub and the text from the client: a pattern that backtracks
 /// exponentially must not let one request hold a thread for hours.

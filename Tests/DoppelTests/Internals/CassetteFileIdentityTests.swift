@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The cassette writer tells an unchanged file by its identity (device, inode, size, time), which no
 /// public call shows.

@@ -6,7 +6,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// Issue 29: every kind of secret `doppel record` once wrote in clear, in bodies of every encoding,
 /// is redacted, and linted exactly where it would be redacted.

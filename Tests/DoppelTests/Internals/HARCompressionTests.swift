@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// SHA-256 and the gzip, zlib and DEFLATE decoders that let redaction scan compressed bodies:
 /// right on known vectors, and bounded on malformed input and decompression bombs.

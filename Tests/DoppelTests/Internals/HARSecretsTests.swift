@@ -7,7 +7,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The rules recording redacts by (`SecretRules`, `SecretWalker`, the linter's scanner and replay
 /// keys), one by one; `RedactionTests` shows them through the public API, recording from a real

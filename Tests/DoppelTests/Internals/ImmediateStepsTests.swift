@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The URLSession door hands an immediate answer's steps over without building beats; they must be
 /// the steps the beats would give.

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The RFC 6901 pointers behind `Cassette.Matching.ignoringJSONFields(_:)`: an internal helper
 /// whose escapes (`~0`, `~1`) are hard to reach one by one through a cassette.

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The journal's storage (`JournalStorage`): order, slots and reads across the chunks it grows by,
 /// which only a journal longer than one chunk shows and no public call can size.

@@ -6,7 +6,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// A stub's literal conditions (method, path, scheme, host, port) flattened for the fast path
 /// (`StubHandle.evaluate`): every literal of a kind must pass, and the fast path agrees with the

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The URLSession door's Apple-platform delivery (``Platform/Delivery/loadingThread``), driven on
 /// Linux: the protocol is made for a route that follows Apple's contract, started on a thread of

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The positioned JSON reader behind manifest errors.
 @Suite struct ManifestJSONParserTests {

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The manifest reader's `matching` object, key by key against the Swift builder of the same name
 /// (`Cassette.Matching` is compared as a value, which only the reader itself returns).

@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The JSON Schema shipped in `Schemas/` and the loader agree on every key, so they cannot drift.
 @Suite struct ManifestSchemaTests {

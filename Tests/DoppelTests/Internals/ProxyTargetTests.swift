@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The URL a proxy stub forwards to: the upstream with the request's path and query appended.
 @Suite struct ProxyTargetTests {

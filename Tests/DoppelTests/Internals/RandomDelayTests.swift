@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The random delays and failure rates as the engine holds them: the draws from a seed, their bounds,
 /// and what DoppelRemote sends of them.

@@ -4,7 +4,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// Positions in errors are exact however long the line: the column counts Unicode scalars from 1.
 @Suite struct TextPositionTests {

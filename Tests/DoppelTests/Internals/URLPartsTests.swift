@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// `URLParts` splits plain URLs itself for speed; whatever it reports must be what `URL` reports.
 @Suite("URL parts")

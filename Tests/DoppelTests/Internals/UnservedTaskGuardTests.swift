@@ -5,7 +5,7 @@ import Testing
 @testable import DoppelCore
 @testable import DoppelManifest
 @testable import DoppelRecording
-@testable import DoppelToolkit
+@_spi(DoppelInternals) @testable import DoppelToolkit
 
 /// The Apple-platform defences against tasks URLSession does not hand to a backend's protocol,
 /// driven on Linux with real task objects (on Linux a backend's session is a ``DoppelSession``

@@ -2,6 +2,7 @@
   import Doppel
   import DoppelGraphQL
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   // The GraphQL schemas `doppel serve` and `doppel lint` read, with the GraphQL trait. Without it,
   // GraphQLInputs+WithoutTrait.swift declares the same names, each saying how to build a doppel

@@ -3,6 +3,7 @@
   import Doppel
   import DoppelOpenAPI
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   // The OpenAPI documents `doppel serve` and `doppel lint` read, with the OpenAPI trait. Without
   // it, OpenAPIInputs+WithoutTrait.swift declares the same names, each saying how to build a

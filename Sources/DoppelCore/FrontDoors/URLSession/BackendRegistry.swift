@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Maps route numbers to backends, so that a `URLProtocol` class (which cannot hold a reference)

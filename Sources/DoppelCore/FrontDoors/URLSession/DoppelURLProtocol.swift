@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The URLSession front door: turns a `URLRequest` into a ``Request``, asks the backend, and plays

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Which sessions process-wide interception covers (see ``Backend/interceptProcessWide(covering:)``).

@@ -1,4 +1,4 @@
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// What the classes that serve `URLSession.shared` for a process-wide backend have in common.

@@ -1,5 +1,5 @@
 import Dispatch
-import DoppelToolkit
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// What the front door reads from the configuration of the session a request came from.
