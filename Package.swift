@@ -227,11 +227,12 @@ let package = Package(
     // Benchmarks/server holds the wrk/nginx script for the stub server, not Swift sources;
     // Benchmarks/TraitCost is a package of its own (what a test through the `.doppel` trait costs,
     // measured under Swift Testing's runner).
+    // Benchmarks/baseline-quick.json is the baseline CI compares its smoke run with (--baseline).
     // With the OpenAPI trait it also measures validation against an OpenAPI document.
     .executableTarget(
       name: "Benchmarks",
       dependencies: doppel + [.target(name: "DoppelOpenAPI", condition: openAPI)],
-      path: "Benchmarks", exclude: ["server", "TraitCost"]
+      path: "Benchmarks", exclude: ["server", "TraitCost", "baseline-quick.json"]
     ),
   ],
   swiftLanguageModes: [.v6]

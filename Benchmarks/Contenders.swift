@@ -1,4 +1,5 @@
 import Doppel
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// The first few wrong answers, kept so a failing run says what went wrong.

@@ -82,6 +82,7 @@
           doubling
           ? medians[String(item.name.dropLast(", doubled".count))].map { " (\(twoDecimals(median / $0))×)" } ?? ""
           : ""
+        recordFigure("first answer: \(item.name)", median, better: .lower, unit: "s")
         progress("documents \(item.name): \(twoDecimals(median)) s")
         rows.append(
           "| \(item.name) | \(megabytes(item.bytes)) MB in \(grouped(Double(item.files))) file\(item.files == 1 ? "" : "s") | "

@@ -15,13 +15,13 @@ enum Loading {
     let load: () throws -> (backend: Backend, input: Any)
   }
 
-  /// Generates the inputs for `count` stubs (or entries), times each load once, prints a table,
-  /// and returns how many loads failed.
+  /// Generates the inputs for `count` stubs (or entries), times each load `rounds` times (the
+  /// median counts), prints a table, and returns how many loads failed.
   ///
   /// For profiling one load: `DOPPEL_LOADING_DIR=folder` keeps the inputs in `folder` and reuses
   /// those already there (delete them when changing the count), and `DOPPEL_LOADING_CASE=text`
   /// loads only the inputs whose name contains `text`.
-  static func run(count: Int) -> Int {
+  static func run(count: Int, rounds: Int = 1) -> Int {
     let env = ProcessInfo.processInfo.environment
     let kept = env["DOPPEL_LOADING_DIR"]
     let folder =
@@ -34,20 +34,32 @@ enum Loading {
     do {
       for loading in try cases(count: count, in: folder)
       where env["DOPPEL_LOADING_CASE"].map({ loading.name.contains($0) }) ?? true {
-        let start = ContinuousClock.now
-        let cpuStart = cpuSeconds()
-        var loaded: (backend: Backend, input: Any)?
-        do {
-          loaded = try loading.load()
-        } catch {
+        var times: [Double] = []
+        var cpuTimes: [Double] = []
+        var failed: String?
+        for _ in 0..<max(rounds, 1) {
+          let start = ContinuousClock.now
+          let cpuStart = cpuSeconds()
+          var loaded: (backend: Backend, input: Any)?
+          do {
+            loaded = try loading.load()
+          } catch {
+            failed = "\(error)"
+            break
+          }
+          times.append((ContinuousClock.now - start) / .seconds(1))
+          cpuTimes.append(cpuSeconds() - cpuStart)
+          if loaded?.backend.stubs.count != count { failed = "\(loaded?.backend.stubs.count ?? 0) stubs, not \(count)" }
+          loaded = nil
+        }
+        if let failed {
           failures += 1
-          rows.append("| \(loading.name) | failed: \(error) |")
+          rows.append("| \(loading.name) | failed: \(failed) |")
           continue
         }
-        let seconds = (ContinuousClock.now - start) / .seconds(1)
-        let cpu = cpuSeconds() - cpuStart
-        if loaded?.backend.stubs.count != count { failures += 1 }
-        loaded = nil
+        let seconds = median(times)
+        let cpu = median(cpuTimes)
+        recordFigure("loading \(grouped(Double(count))): \(loading.name)", seconds, better: .lower, unit: "s")
         progress("loading \(loading.name): \(twoDecimals(seconds)) s (CPU \(twoDecimals(cpu)) s)")
         rows.append("| \(loading.name) | \(twoDecimals(seconds)) s | \(twoDecimals(cpu)) s |")
       }

@@ -37,6 +37,12 @@ struct Options: Sendable {
   /// Measure one side alone (`doppel` or `floor`), once, without warm-up: for running under a
   /// profiler. `nil` for a normal run.
   var profile: String?
+  /// A baseline file to compare this run's figures with (`--baseline`).
+  var baseline: String?
+  /// Where to write this run's figures as a baseline (`--write-baseline`).
+  var writeBaseline: String?
+  /// The arguments as given, for the baseline's description.
+  var arguments: [String] = []
 
   var sessionWarmUp: Int { min(1_000, max(sessionRequests / 10, 50)) }
   var memoryWarmUp: Int { min(10_000, max(memoryRequests / 10, 500)) }
@@ -48,6 +54,7 @@ struct Options: Sendable {
                       [--loading N]
                       [--mode sequential|inflight] [--profile doppel|floor|checker]
                       [--tests N] [--memory-check-tests N]
+                      [--baseline FILE] [--write-baseline FILE]
 
       --requests N         requests per run through URLSession (default 10000)
       --memory-requests N  requests per run through the in-memory doors (default 200000)
@@ -79,11 +86,26 @@ struct Options: Sendable {
                            of a run at once (the one-after-another comparison always runs)
       --profile SIDE       one side alone (doppel or floor), one run, no warm-up (for profilers);
                            with --only openapi, checker runs the OpenAPI checker alone
+      --baseline FILE      compare the figures with a baseline (Benchmarks/baseline-quick.json is
+                           CI's, for --quick) and exit with status 3 when one falls past its margin
+      --write-baseline FILE
+                           write this run's figures as a baseline (then commit it)
     """
 
   /// Parses `arguments` (without the program name); prints usage and exits on bad input.
   static func parse(_ arguments: [String]) -> Options {
     var options = Options()
+    // The arguments without the baseline options and their files.
+    var skipNext = false
+    for argument in arguments {
+      if skipNext {
+        skipNext = false
+      } else if argument == "--baseline" || argument == "--write-baseline" {
+        skipNext = true
+      } else {
+        options.arguments.append(argument)
+      }
+    }
     var rest = arguments[...]
     func fail(_ message: String) -> Never {
       FileHandle.standardError.write(Data("\(message)\n\n\(usage)\n".utf8))
@@ -133,6 +155,9 @@ struct Options: Sendable {
           fail("--profile takes doppel, floor or checker")
         }
         options.profile = side
+      case "--baseline", "--write-baseline":
+        guard let path = rest.popFirst(), !path.hasPrefix("--") else { fail("\(argument) needs a file") }
+        if argument == "--baseline" { options.baseline = path } else { options.writeBaseline = path }
       case "--help", "-h":
         print(usage)
         exit(0)

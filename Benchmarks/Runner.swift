@@ -1,4 +1,5 @@
 import Doppel
+@_spi(DoppelInternals) import DoppelToolkit
 import Foundation
 
 /// Writes a progress line to standard error, keeping standard output for the results.
@@ -7,8 +8,8 @@ func progress(_ message: String) {
 }
 
 /// Runs every configuration `options` selects, prints the table, and returns the number of
-/// wrong answers.
-func runBenchmarks(_ options: Options) async -> Int {
+/// wrong answers and the number of figures that slipped past the baseline's margin.
+func runBenchmarks(_ options: Options) async -> (failures: Int, slips: Int) {
   print("Doppel benchmarks")
   print(machineLine())
   print(
@@ -161,6 +162,9 @@ func runBenchmarks(_ options: Options) async -> Int {
       + (abs(growth) <= 5 ? "met" : "**not met**")
   }
 
+  for outcome in outcomes where outcome.comparison.goal > 0 {
+    recordFigure(figureName(outcome.comparison), outcome.ratio, better: .higher, unit: "×")
+  }
   if !outcomes.isEmpty {
     print(table(outcomes))
     let notes = noiseNotes(outcomes)
@@ -172,7 +176,7 @@ func runBenchmarks(_ options: Options) async -> Int {
   var failures = profiledFailures + memoryFailures + outcomes.reduce(0) { $0 + $1.failures }
   if options.doors.contains("loading"), options.profile == nil {
     print("")
-    failures += Loading.run(count: options.loadingCount)
+    failures += Loading.run(count: options.loadingCount, rounds: options.quick ? 3 : 1)
   }
   if options.doors.contains("checks"), options.profile == nil {
     print("")
@@ -199,12 +203,64 @@ func runBenchmarks(_ options: Options) async -> Int {
       failures += JSONReaders.run(options: options)
     }
   #endif
+  let (slips, baselineFailures) = compareWithBaseline(options)
+  failures += baselineFailures
   print("")
   if failures == 0 {
     print("Every answer was checked (status 200, \(Workload.bodySize)-byte body): no failures.")
   } else {
-    print("FAILED: \(failures) requests got a wrong answer or an error. First ones:")
+    print(
+      "FAILED: \(failures) failures (requests with a wrong answer or an error, or a baseline not read or written). "
+        + "First ones:")
     for line in failureLog.withLock({ $0 }) { print("  \(line)") }
   }
-  return failures
+  return (failures, slips)
+}
+
+/// The name a comparison's ratio has in a baseline: `respond(to:), 1 stub, sequential`.
+func figureName(_ comparison: Comparison) -> String {
+  "\(comparison.door), \(grouped(Double(comparison.stubs))) stub\(comparison.stubs == 1 ? "" : "s"), \(comparison.mode)"
+}
+
+/// Writes this run's figures as a baseline (`--write-baseline`), compares them with one
+/// (`--baseline`), prints the comparison, and returns how many figures slipped past its margin,
+/// and 1 as a failure when a baseline could not be read or written.
+func compareWithBaseline(_ options: Options) -> (slips: Int, failures: Int) {
+  let figures = runFigures.withLock { $0 }
+  if let path = options.writeBaseline {
+    let about =
+      "Figures of `Benchmarks \(options.arguments.joined(separator: " "))` on \(machineLine()). "
+      + "A ratio may fall by ratioMargin (a fraction of it), a time rise by timeMargin, before the run fails. "
+      + "Update: run the same command with --write-baseline on this kind of machine, quiet, and commit the file "
+      + "(BENCHMARKS.md, A guard against the next slip)."
+    do {
+      try Baseline(figures: figures, about: about).write(to: path)
+      print("")
+      print("Wrote \(figures.count) figures to \(path) as the new baseline.")
+    } catch {
+      print("Could not write the baseline \(path): \(error)")
+      return (0, 1)
+    }
+  }
+  guard let path = options.baseline else { return (0, 0) }
+  print("")
+  let baseline: Baseline
+  do {
+    baseline = try Baseline.read(path)
+  } catch {
+    print("\(error)")
+    return (0, 1)
+  }
+  let (lines, slipped) = baseline.compare(figures)
+  print(
+    "Against the baseline \(path) (ratios may fall \(Int(baseline.ratioMargin * 100))%, "
+      + "times rise \(Int(baseline.timeMargin * 100))%):")
+  for line in lines { print(line) }
+  if slipped.isEmpty {
+    print("No figure slipped past its margin.")
+  } else {
+    print("SLIPPED: \(slipped.count) figure\(slipped.count == 1 ? "" : "s") fell past the margin of \(path):")
+    for line in slipped { print("  \(line)") }
+  }
+  return (slipped.count, 0)
 }
