@@ -4,6 +4,7 @@
   import Foundation
   import FoundationNetworking
   import Glibc
+  import Synchronization
 
   /// Linux only: while a backend intercepts process-wide, stops the requests of sessions Doppel
   /// does not serve before they reach the network, and reports each one.
@@ -75,6 +76,7 @@
           // activation grow the environment while URLSession threads may be reading it.
           (name, environment(name) ?? upper.flatMap(environment) ?? "")
         }
+        addMissingVariables(wanted.map(\.0))
         for (name, value, _) in wanted { setenv(name, value, 1) }
         state.isActive = true
         return true
@@ -90,6 +92,40 @@
         state.isActive = false
       }
     }
+
+    /// Adds each of `names` that the environment lacks, empty, in one step that readers on
+    /// other threads cannot see half done.
+    ///
+    /// glibc's `setenv` adds a variable by `realloc`ing the `environ` array, which frees the array
+    /// a thread iterating the environment may be reading at that moment (FoundationEssentials'
+    /// `ProcessInfo.environment` does, as `URLSessionConfiguration.ephemeral` makes its cache):
+    /// a test making a session while another starts interception crashed in `strlen` that way.
+    /// So the missing variables are added here by building a new array and publishing it with one
+    /// pointer store; the old array is left allocated for readers that still hold it (once per
+    /// process: later activations find the variables and `setenv` replaces an entry in place,
+    /// which leaves both the old and the new string readable).
+    static func addMissingVariables(_ names: [String]) {
+      publication.withLock { _ in
+        let missing = names.filter { getenv($0) == nil }
+        // RTLD_DEFAULT (a null handle) finds the `environ` this process's libc reads.
+        guard !missing.isEmpty, let symbol = dlsym(nil, "environ") else { return }
+        typealias Entries = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+        let slot = symbol.assumingMemoryBound(to: Entries?.self)
+        let old = slot.pointee
+        var count = 0
+        while let old, old[count] != nil { count += 1 }
+        let entries = Entries.allocate(capacity: count + missing.count + 1)
+        for index in 0..<count { entries[index] = old?[index] }
+        for (offset, name) in missing.enumerated() { entries[count + offset] = strdup("\(name)=") }
+        entries[count + missing.count] = nil
+        // The entries are visible before the array that holds them.
+        atomicMemoryFence(ordering: .releasing)
+        slot.pointee = entries
+      }
+    }
+
+    /// One environment array published at a time.
+    private static let publication = Locked(())
 
     private static func environment(_ name: String) -> String? {
       getenv(name).map { String(cString: $0) }
