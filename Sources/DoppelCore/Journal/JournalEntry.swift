@@ -20,9 +20,38 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     self.request = request
     self.stub = stub
     self.outcome = outcome
-    self.unmatchedReport = unmatchedReport
+    if let unmatchedReport { rare = Rare(unmatchedReport: unmatchedReport) }
     receivedAt = Date()
   }
+
+  /// What few entries carry, kept behind one reference so that every entry stays small: the
+  /// journal writes an entry per request, and an entry's size is memory each request touches.
+  private final class Rare: Sendable {
+    let unmatchedReport: String?
+    let omittedRequestBody: OmittedBody?
+    let omittedResponseBody: OmittedBody?
+
+    init(
+      unmatchedReport: String? = nil, omittedRequestBody: OmittedBody? = nil, omittedResponseBody: OmittedBody? = nil
+    ) {
+      self.unmatchedReport = unmatchedReport
+      self.omittedRequestBody = omittedRequestBody
+      self.omittedResponseBody = omittedResponseBody
+    }
+
+    /// `nil` when every field is `nil`.
+    static func make(
+      unmatchedReport: String?, omittedRequestBody: OmittedBody?, omittedResponseBody: OmittedBody?
+    ) -> Rare? {
+      if unmatchedReport == nil && omittedRequestBody == nil && omittedResponseBody == nil { return nil }
+      return Rare(
+        unmatchedReport: unmatchedReport, omittedRequestBody: omittedRequestBody,
+        omittedResponseBody: omittedResponseBody)
+    }
+  }
+
+  /// The near-miss report and the omitted bodies, when the entry has any.
+  private var rare: Rare?
 
   // Stored inline: the journal's array holds the entries themselves, so journaling a request
   // allocates nothing but its place in the array.
@@ -66,7 +95,13 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
   /// For a request no stub matched: the near-miss report (the request, the closest stubs field by
   /// field, and the fix).
-  public internal(set) var unmatchedReport: String?
+  public internal(set) var unmatchedReport: String? {
+    get { rare?.unmatchedReport }
+    set {
+      rare = Rare.make(
+        unmatchedReport: newValue, omittedRequestBody: omittedRequestBody, omittedResponseBody: omittedResponseBody)
+    }
+  }
 
   /// Whether a stub answered.
   public var isMatched: Bool { stub != nil }
@@ -97,11 +132,23 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
   /// The request's body when the journal kept only its length and digest (``request`` then has no
   /// body); `nil` when the body is kept whole, or there was none.
-  public internal(set) var omittedRequestBody: OmittedBody?
+  public internal(set) var omittedRequestBody: OmittedBody? {
+    get { rare?.omittedRequestBody }
+    set {
+      rare = Rare.make(
+        unmatchedReport: unmatchedReport, omittedRequestBody: newValue, omittedResponseBody: omittedResponseBody)
+    }
+  }
 
   /// The response's body when the journal kept only its length and digest (``response`` then has
   /// an empty body); `nil` when the body is kept whole, or was not the entry's own.
-  public internal(set) var omittedResponseBody: OmittedBody?
+  public internal(set) var omittedResponseBody: OmittedBody? {
+    get { rare?.omittedResponseBody }
+    set {
+      rare = Rare.make(
+        unmatchedReport: unmatchedReport, omittedRequestBody: omittedRequestBody, omittedResponseBody: newValue)
+    }
+  }
 
   /// This entry with each body larger than `limit` bytes replaced by its length and digest.
   ///
