@@ -142,5 +142,21 @@
           #"the required property "K" is missing at $"#, #"the required property "Größe" is missing at $"#,
         ])
     }
+
+    /// The query items the checker reads, split as bytes, are the ones `URLComponents` reads:
+    /// escapes decoded, `+` kept, empty items and items without `=` kept, `=` in a value kept.
+    @Test(arguments: [
+      "https://api.example.com/pets?limit=10&tag=a%20b&tag=c+d",
+      "https://api.example.com/pets?a=&=b&c&&d=e=f",
+      "https://api.example.com/pets?name=%C3%A9l%C3%A8ve&x=%E2%9C%93",
+      "https://api.example.com/pets?bad=%zz&ok=1",
+      "https://api.example.com/pets?",
+      "https://api.example.com/pets",
+    ])
+    func queryItemsAreTheOnesURLComponentsReads(url: String) {
+      let request = Request(method: .get, url: URL(string: url)!)
+      let expected = URLComponents(string: url)?.queryItems ?? []
+      #expect(OpenAPIDocument.queryItems(of: request) == expected)
+    }
   }
 #endif

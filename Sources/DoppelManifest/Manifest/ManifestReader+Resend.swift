@@ -26,10 +26,18 @@ extension ManifestReader {
   func resend(_ node: PositionedJSON) -> ManifestResend {
     var resend = ManifestResend()
     if case .string(let text) = node.value {
-      let words = text.split(separator: " ", omittingEmptySubsequences: true)
-      if words.count > 1, words[0].allSatisfy({ $0.isASCII && $0.isUppercase }) {
-        resend.method = String(words[0])
-        resend.url = String(text.drop(while: { $0 == " " }).drop(while: { $0 != " " }).drop(while: { $0 == " " }))
+      // `METHOD URL` (a method is upper-case ASCII letters), else a URL alone. Read as bytes: this
+      // runs for every stub of a manifest.
+      let bytes = text.utf8
+      let space = UInt8(ascii: " ")
+      let start = bytes.firstIndex { $0 != space } ?? bytes.endIndex
+      let wordEnd = bytes[start...].firstIndex(of: space) ?? bytes.endIndex
+      let rest = bytes[wordEnd...].firstIndex { $0 != space } ?? bytes.endIndex
+      if start < wordEnd, rest < bytes.endIndex,
+        bytes[start..<wordEnd].allSatisfy({ $0 &- UInt8(ascii: "A") < 26 })
+      {
+        resend.method = String(text[start..<wordEnd])
+        resend.url = String(text[rest...])
       } else {
         resend.url = text
       }
@@ -92,8 +100,12 @@ extension ManifestReader {
   /// `resend`, marked unsendable when its URL is a path template (`/users/{id}`).
   private func checked(_ resend: ManifestResend) -> ManifestResend {
     var resend = resend
+    // A template has a brace, written or percent-encoded; most URLs have neither, and need not be
+    // parsed.
+    guard resend.unsendable == nil, resend.url.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") })
+    else { return resend }
     let path = URLComponents(string: resend.url)?.path ?? resend.url
-    if resend.unsendable == nil, path.contains("{") {
+    if path.contains("{") {
       resend.unsendable = "its path is a template (\(path)), not one URL"
     }
     return resend

@@ -178,7 +178,8 @@ extension ManifestReader {
       if case .string(let text)? = members.first(where: { $0.key == "url" })?.value.value { url = text }
     default: break
     }
-    guard let url else { return [] }
+    // Most URLs name no parameter: nothing to split.
+    guard let url, url.utf8.contains(UInt8(ascii: "{")) else { return [] }
     var names: [String] = []
     var rest = Substring(url.split(separator: "?", maxSplits: 1).first ?? "")
     while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {

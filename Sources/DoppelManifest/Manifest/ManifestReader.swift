@@ -10,6 +10,8 @@ struct ManifestReader {
   let displayPath: String
   /// The absolute path, for stub locations.
   let filePath: String
+  /// The file's name, for stub locations (worked out once, not for each stub).
+  private let fileName: String
   /// The directory relative paths (fixture files) are resolved against.
   let directory: URL
   let bytes: [UInt8]
@@ -27,6 +29,7 @@ struct ManifestReader {
     // As the caller wrote it: a relative file URL (`URL(fileURLWithPath: "doppel.json")`) stays relative.
     displayPath = url.relativePath
     filePath = url.path
+    fileName = String(filePath.split(separator: "/").last ?? Substring(filePath))
     directory = url.deletingLastPathComponent()
     self.bytes = bytes
     positions = TextPositions(bytes)
@@ -63,7 +66,8 @@ struct ManifestReader {
 
   /// A source location for a stub declared at `offset`, so near-miss reports point into the manifest.
   func location(_ offset: Int) -> CodeLocation {
-    CodeLocation(file: filePath, at: position(offset))
+    let position = position(offset)
+    return CodeLocation(fileID: fileName, filePath: filePath, line: position.line, column: position.column)
   }
 
   // MARK: Objects

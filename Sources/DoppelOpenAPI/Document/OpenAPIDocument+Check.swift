@@ -263,13 +263,17 @@
     /// percent escapes decoded, `+` kept), without building `URLComponents`.
     static func queryItems(of request: Request) -> [URLQueryItem] {
       guard let query = request.url.query(percentEncoded: true), !query.isEmpty else { return [] }
-      func decoded(_ part: Substring) -> String {
-        let text = String(part)
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+      // Split as bytes (`&` and `=` are ASCII): splitting the string itself would find its
+      // characters' boundaries first, which costs more than the rest of checking the parameters.
+      func decoded(_ part: Substring.UTF8View) -> String {
+        let text = String(Substring(part))
+        guard part.contains(UInt8(ascii: "%")) else { return text }
         return text.removingPercentEncoding ?? text
       }
-      return query.split(separator: "&", omittingEmptySubsequences: false).map { item in
-        guard let equals = item.firstIndex(of: "=") else { return URLQueryItem(name: decoded(item), value: nil) }
+      return query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { item in
+        guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else {
+          return URLQueryItem(name: decoded(item), value: nil)
+        }
         return URLQueryItem(name: decoded(item[..<equals]), value: decoded(item[item.index(after: equals)...]))
       }
     }
