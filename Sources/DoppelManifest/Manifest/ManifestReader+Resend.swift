@@ -102,7 +102,8 @@ extension ManifestReader {
     var resend = resend
     // A template has a brace, written or percent-encoded; most URLs have neither, and need not be
     // parsed.
-    guard resend.unsendable == nil, resend.url.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") })
+    guard resend.unsendable == nil,
+      resend.url.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") })
     else { return resend }
     let path = URLComponents(string: resend.url)?.path ?? resend.url
     if path.contains("{") {
