@@ -80,11 +80,10 @@
       for path in files {
         var redaction = Redaction.default.keeping(names: keptNames)
         if keepUnscannableBodies { redaction = redaction.excluding(.unscannableBodies) }
-        var found = Self.check(path, redaction: redaction)
+        var found = Self.check(path, redaction: redaction, warnings: &warnings)
         found += document.problems(in: path) + schema.problems(in: path)
         if !found.isEmpty { troubled += 1 }
         problems += Self.inFileOrder(found)
-        warnings += Self.warnings(path)
       }
       // What is served as written but likely a mistake does not fail the check.
       for warning in warnings { Console.out(warning) }
@@ -97,16 +96,6 @@
       guard problems.isEmpty, !unusableDocument else { throw ExitCode(1) }
       let warned = warnings.isEmpty ? "" : " (\(warnings.count) \(warnings.count == 1 ? "warning" : "warnings"))"
       Console.out("No problems in \(files.count) \(files.count == 1 ? "file" : "files")\(warned).")
-    }
-
-    /// The warnings of a manifest that loads: what it serves as written but is likely a mistake,
-    /// such as a method no registry knows.
-    static func warnings(_ path: String) -> [String] {
-      let url = URL(fileURLWithPath: path)
-      guard url.pathExtension.lowercased() != "har", !ServeInputs.isOpenAPIDocument(url),
-        !ServeInputs.isGraphQLSchema(url), let manifest = try? Manifest.load(contentsOf: url)
-      else { return [] }
-      return manifest.warnings
     }
 
     /// The problems of one file in the order of their positions (`file:line:column: …`), those
@@ -128,8 +117,10 @@
       }.map(\.element)
     }
 
-    /// The problems of one input, each a line starting with its file (as typed) and position.
-    static func check(_ path: String, redaction: Redaction = .default) -> [String] {
+    /// The problems of one input, each a line starting with its file (as typed) and position. The
+    /// warnings of a manifest that loads (what it serves as written but is likely a mistake, such
+    /// as a method no registry knows) are added to `warnings`: the manifest is read once for both.
+    static func check(_ path: String, redaction: Redaction = .default, warnings: inout [String]) -> [String] {
       // A relative URL keeps the path as typed in every message.
       let url = URL(fileURLWithPath: path)
       if url.pathExtension.lowercased() == "har" {
@@ -164,6 +155,7 @@
       } catch {
         return error.message.split(separator: "\n").map(String.init)
       }
+      warnings += manifest.warnings
       // A fixture directory has no manifest file to scan.
       guard manifest.url.pathExtension.lowercased() == "json" else { return [] }
       return ServeInputs.graphQLRefusals(manifest)
