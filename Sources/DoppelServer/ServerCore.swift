@@ -1,5 +1,6 @@
 #if Server
   import Doppel
+  @_spi(DoppelInternals) import DoppelToolkit
   import Foundation
   import NIOCore
   import NIOHTTP1
@@ -7,7 +8,6 @@
 
   #if TLS
     import NIOSSL
-    @_spi(DoppelInternals) import DoppelToolkit
   #endif
 
   /// What every connection of one server shares: the backend, the configuration, the origins
