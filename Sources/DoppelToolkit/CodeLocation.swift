@@ -22,7 +22,7 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The file name: `BreedTests.swift`.
-  public var fileName: String { String(fileID.split(separator: "/").last ?? Substring(fileID)) }
+  public var fileName: String { Self.fileName(of: fileID) }
 
   /// `BreedTests.swift:14`.
   public var description: String { "\(fileName):\(line)" }

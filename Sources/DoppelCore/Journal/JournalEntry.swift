@@ -20,38 +20,34 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     self.request = request
     self.stub = stub
     self.outcome = outcome
-    if let unmatchedReport { rare = Rare(unmatchedReport: unmatchedReport) }
+    if let unmatchedReport { rare = Rare(RareFields(unmatchedReport: unmatchedReport)) }
     receivedAt = Date()
   }
 
-  /// What few entries carry, kept behind one reference so that every entry stays small: the
-  /// journal writes an entry per request, and an entry's size is memory each request touches.
+  /// What few entries carry.
+  private struct RareFields: Sendable {
+    var unmatchedReport: String?
+    var omittedRequestBody: OmittedBody?
+    var omittedResponseBody: OmittedBody?
+
+    var isEmpty: Bool { unmatchedReport == nil && omittedRequestBody == nil && omittedResponseBody == nil }
+  }
+
+  /// ``RareFields`` behind one reference, so that every entry stays small: the journal writes an
+  /// entry per request, and an entry's size is memory each request touches.
   private final class Rare: Sendable {
-    let unmatchedReport: String?
-    let omittedRequestBody: OmittedBody?
-    let omittedResponseBody: OmittedBody?
-
-    init(
-      unmatchedReport: String? = nil, omittedRequestBody: OmittedBody? = nil, omittedResponseBody: OmittedBody? = nil
-    ) {
-      self.unmatchedReport = unmatchedReport
-      self.omittedRequestBody = omittedRequestBody
-      self.omittedResponseBody = omittedResponseBody
-    }
-
-    /// `nil` when every field is `nil`.
-    static func make(
-      unmatchedReport: String?, omittedRequestBody: OmittedBody?, omittedResponseBody: OmittedBody?
-    ) -> Rare? {
-      if unmatchedReport == nil && omittedRequestBody == nil && omittedResponseBody == nil { return nil }
-      return Rare(
-        unmatchedReport: unmatchedReport, omittedRequestBody: omittedRequestBody,
-        omittedResponseBody: omittedResponseBody)
-    }
+    let fields: RareFields
+    init(_ fields: RareFields) { self.fields = fields }
   }
 
   /// The near-miss report and the omitted bodies, when the entry has any.
   private var rare: Rare?
+
+  /// The rare fields, read and written as one value: no reference is kept while all are `nil`.
+  private var rareFields: RareFields {
+    get { rare?.fields ?? RareFields() }
+    set { rare = newValue.isEmpty ? nil : Rare(newValue) }
+  }
 
   // Stored inline: the journal's array holds the entries themselves, so journaling a request
   // allocates nothing but its place in the array.
@@ -96,11 +92,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// For a request no stub matched: the near-miss report (the request, the closest stubs field by
   /// field, and the fix).
   public internal(set) var unmatchedReport: String? {
-    get { rare?.unmatchedReport }
-    set {
-      rare = Rare.make(
-        unmatchedReport: newValue, omittedRequestBody: omittedRequestBody, omittedResponseBody: omittedResponseBody)
-    }
+    get { rare?.fields.unmatchedReport }
+    set { rareFields.unmatchedReport = newValue }
   }
 
   /// Whether a stub answered.
@@ -133,21 +126,15 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
   /// The request's body when the journal kept only its length and digest (``request`` then has no
   /// body); `nil` when the body is kept whole, or there was none.
   public internal(set) var omittedRequestBody: OmittedBody? {
-    get { rare?.omittedRequestBody }
-    set {
-      rare = Rare.make(
-        unmatchedReport: unmatchedReport, omittedRequestBody: newValue, omittedResponseBody: omittedResponseBody)
-    }
+    get { rare?.fields.omittedRequestBody }
+    set { rareFields.omittedRequestBody = newValue }
   }
 
   /// The response's body when the journal kept only its length and digest (``response`` then has
   /// an empty body); `nil` when the body is kept whole, or was not the entry's own.
   public internal(set) var omittedResponseBody: OmittedBody? {
-    get { rare?.omittedResponseBody }
-    set {
-      rare = Rare.make(
-        unmatchedReport: unmatchedReport, omittedRequestBody: omittedRequestBody, omittedResponseBody: newValue)
-    }
+    get { rare?.fields.omittedResponseBody }
+    set { rareFields.omittedResponseBody = newValue }
   }
 
   /// This entry with each body larger than `limit` bytes replaced by its length and digest.

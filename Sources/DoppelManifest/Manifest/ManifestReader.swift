@@ -29,7 +29,7 @@ struct ManifestReader {
     // As the caller wrote it: a relative file URL (`URL(fileURLWithPath: "doppel.json")`) stays relative.
     displayPath = url.relativePath
     filePath = url.path
-    fileName = String(filePath.split(separator: "/").last ?? Substring(filePath))
+    fileName = CodeLocation.fileName(of: filePath)
     directory = url.deletingLastPathComponent()
     self.bytes = bytes
     positions = TextPositions(bytes)
@@ -66,8 +66,7 @@ struct ManifestReader {
 
   /// A source location for a stub declared at `offset`, so near-miss reports point into the manifest.
   func location(_ offset: Int) -> CodeLocation {
-    let position = position(offset)
-    return CodeLocation(fileID: fileName, filePath: filePath, line: position.line, column: position.column)
+    CodeLocation(file: filePath, named: fileName, at: position(offset))
   }
 
   // MARK: Objects

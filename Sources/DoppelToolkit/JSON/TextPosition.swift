@@ -136,7 +136,17 @@ package final class LazyTextPositions {
 extension CodeLocation {
   /// `position` in the document at `path`, as a location: `fileID` is the file's name.
   package init(file path: String, at position: TextPosition) {
-    let name = String(path.split(separator: "/").last ?? Substring(path))
+    self.init(file: path, named: Self.fileName(of: path), at: position)
+  }
+
+  /// `position` in the document at `path` whose name (``fileName(of:)``) the caller worked out
+  /// once for many locations in it.
+  package init(file path: String, named name: String, at position: TextPosition) {
     self.init(fileID: name, filePath: path, line: position.line, column: position.column)
+  }
+
+  /// The last component of `path`: `doppel.json` for `/app/doppel.json`.
+  package static func fileName(of path: String) -> String {
+    String(path.split(separator: "/").last ?? Substring(path))
   }
 }
