@@ -315,8 +315,6 @@
         location: location)
     }
 
-    /// A parameter's text as the JSON value its schema describes: `"7"` as the number 7 for an
-    /// integer, `"true"` as true for a boolean, repeated or comma-separated values as an array.
     /// The fields of a `multipart/form-data` or `application/x-www-form-urlencoded` body, in
     /// order: `nil` for a body of another media type, `.some(nil)` for one that is not well formed.
     static func formFields(_ body: Data, contentType: String, media: Operation.MediaType) -> [(String, String)]?? {
@@ -398,6 +396,8 @@
       return .object(members)
     }
 
+    /// A parameter's text as the JSON value its schema describes: `"7"` as the number 7 for an
+    /// integer, `"true"` as true for a boolean, repeated or comma-separated values as an array.
     func coerce(_ values: [String], to index: Int) -> JSONValue {
       let validator = SchemaValidator(table: table, direction: .request)
       let schema = validator.resolved(index)
