@@ -313,11 +313,18 @@ package struct SecretRules: Sendable {
   /// target, scanned as any text is.
   func isKeyLike(_ name: String) -> Bool {
     guard entropy, !name.hasPrefix(":") else { return false }
-    let lower = name.lowercased()
-    if kept.contains(lower) { return false }
-    let name = Self.compact(lower)
-    return Self.keyLikeWords.contains { $0 == "auth" ? Self.holdsAuth(name) : name.contains($0) }
+    if !kept.isEmpty, kept.contains(name.lowercased()) { return false }
+    // As with secret names: the same few names come in every entry, and deciding takes
+    // microseconds (the dashboard's journal list redacts thousands of entries).
+    if let known = Self.keyLikeMemo[name] { return known }
+    let compacted = Self.compact(name.lowercased())
+    let keyLike = Self.keyLikeWords.contains { $0 == "auth" ? Self.holdsAuth(compacted) : compacted.contains($0) }
+    if name.utf8.count <= 256 { Self.keyLikeMemo.insert(keyLike, for: name) }
+    return keyLike
   }
+
+  /// What ``isKeyLike(_:)`` decided for each name so far, whatever the names kept.
+  private static let keyLikeMemo = BoundedCache<String, Bool>(limit: 8_192)
 
   /// The fewest characters a high-entropy value has.
   static let entropyLength = 20

@@ -305,15 +305,23 @@ package struct SecretWalker {
         continue
       }
       let byte = bytes[index]
-      atStart = byte <= 0x20 || Self.startsPair.contains(byte)
+      atStart = Self.startsPair(byte)
       index += 1
     }
     return text.text(else: string)
   }
 
-  /// The bytes after which a `name=value` pair may start: a URL's query and fragment, a form's
-  /// or a connection string's separators, quotes and commas (a value shown in a report).
-  private static let startsPair = Set("?&#;\"',".utf8)
+  /// The bytes after which a `name=value` pair may start: white space and control characters, a
+  /// URL's query and fragment, a form's or a connection string's separators, quotes and commas (a
+  /// value shown in a report).
+  private static func startsPair(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0...0x20, UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";"), UInt8(ascii: "\""),
+      UInt8(ascii: "'"), UInt8(ascii: ","):
+      true
+    default: false
+    }
+  }
 
   /// The `=` and the end of a `name=value` pair starting at `start`.
   private static func pair(in bytes: [UInt8], at start: Int) -> (equals: Int, end: Int)? {
@@ -326,11 +334,22 @@ package struct SecretWalker {
   }
 
   private static func stopsName(_ byte: UInt8) -> Bool {
-    byte <= 0x20 || "=&?#\"'<>\\,;{}()".utf8.contains(byte)
+    switch byte {
+    case 0...0x20, UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""),
+      UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: ","),
+      UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ")"):
+      true
+    default: false
+    }
   }
 
   private static func stopsValue(_ byte: UInt8) -> Bool {
-    byte <= 0x20 || "&#\"'<>\\;".utf8.contains(byte)
+    switch byte {
+    case 0...0x20, UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
+      UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: ";"):
+      true
+    default: false
+    }
   }
 
   /// A form or query name (or value) decoded: `+` is a space, `%5F` is `_`.
@@ -511,11 +530,9 @@ extension JSONValue {
     self = parsed.jsonValue
   }
 
-  /// `value` as JSON, encoded and read back without `JSONDecoder`.
+  /// `value` as `JSONEncoder` writes it and reading it back gives, built without the bytes
+  /// (``JSONValueEncoder``); the error `JSONEncoder` would throw for it.
   package init<T: Encodable>(fastEncoding value: T) throws {
-    guard let json = JSONValue(reading: Array(try JSONEncoder().encode(value))) else {
-      throw DoppelError.invalidStub("Could not read back the JSON just written for \(T.self).")
-    }
-    self = json
+    self = try JSONValueEncoder.encode(value)
   }
 }
