@@ -243,6 +243,8 @@
       if last != nil {
         body["matches"] = .number(Double(matches))
         body["first"] = .number(Double(start))
+        // The dashboard read its list: describe the rest before its next filter or search.
+        if before == nil { describeAhead(backend) }
       }
       return Answer(status: 200, body: .object(body))
     }

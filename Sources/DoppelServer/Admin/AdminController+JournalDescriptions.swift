@@ -44,7 +44,59 @@
     }
   }
 
+  /// The pass of ``AdminController/describeAhead(_:then:)`` under way, if any.
+  struct DescribingAhead {
+    var running = false
+    /// What to call when the pass under way ends.
+    var waiting: [@Sendable () -> Void] = []
+  }
+
   extension AdminController {
+    /// Describes the journal's newest entries (as many as one text search looks at,
+    /// ``requestTextScan``) that are not described yet, newest first, on a thread of its own: the
+    /// dashboard's next filter or search then reads kept descriptions instead of redacting on the
+    /// server's event loop, where its time would hold up the stubs' answers.
+    ///
+    /// Called when the dashboard reads its list (`GET requests?last=`). One pass at a time; a call
+    /// during a pass waits for it. `then` is called when the pass ends (or at once when there is no
+    /// journal to describe). A pass stops when the server is gone.
+    func describeAhead(_ backend: Backend, then: (@Sendable () -> Void)? = nil) {
+      let starts = describingAhead.withLock { ahead in
+        if let then { ahead.waiting.append(then) }
+        if ahead.running { return false }
+        ahead.running = true
+        return true
+      }
+      guard starts else { return }
+      DispatchQueue.global(qos: .utility).async { [weak self, weak backend] in
+        self?.describeNewest(backend)
+        let waiting = self?.describingAhead.withLock { ahead in
+          ahead.running = false
+          defer { ahead.waiting = [] }
+          return ahead.waiting
+        }
+        for call in waiting ?? [] { call() }
+      }
+    }
+
+    /// The pass of ``describeAhead(_:then:)``: a window of the journal at a time, newest first.
+    private func describeNewest(_ backend: Backend?) {
+      guard let backend else { return }
+      let oldestKept = backend.droppedJournalEntries
+      let appended = backend.journalAppended
+      let start = max(oldestKept, appended - Self.requestTextScan)
+      var end = appended
+      while end > start {
+        let from = max(start, end - Self.requestWindow)
+        let window = backend.journal(since: from, maximum: end - from)
+        guard !window.entries.isEmpty else { return }
+        for (offset, entry) in window.entries.enumerated().reversed() {
+          _ = describeForList(entry, index: window.first + offset, oldestKept: oldestKept)
+        }
+        end = from
+      }
+    }
+
     /// Entry `index` as the journal's list shows it (``describe(_:index:unmatchedStatus:redaction:)``,
     /// redacted as the admin API's journal is), described once when it has been answered.
     func describeForList(_ entry: JournalEntry, index: Int, oldestKept: Int = 0) -> JSONValue {

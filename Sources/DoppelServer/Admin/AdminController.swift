@@ -33,6 +33,9 @@
     /// `AdminController+JournalDescriptions.swift`).
     let descriptions = Locked(JournalDescriptions())
 
+    /// Whether ``describeAhead(_:then:)`` is describing entries, and who waits for it.
+    let describingAhead = Locked(DescribingAhead())
+
     init(settings: StubServer.AdminAPI, scheme: String, unmatchedStatus: Int = 404) {
       self.settings = settings
       self.scheme = scheme

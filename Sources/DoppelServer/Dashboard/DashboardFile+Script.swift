@@ -722,12 +722,16 @@
               // newer than it go above it.
               const last = list.lastElementChild;
               const stray = last && Number(last.dataset.index) < oldestShown ? last : null;
+              // Built apart and added at once: the list is laid out once, not at each row.
+              const above = document.createDocumentFragment();
+              const below = document.createDocumentFragment();
               for (let i = answer.requests.length - 1; i >= 0; i--) {
                 const entry = answer.requests[i];
                 if (stray && entry.index === openIndex) continue;
-                if (stray && entry.index > openIndex) list.insertBefore(entryRow(entry), stray);
-                else list.append(entryRow(entry));
+                (stray && entry.index > openIndex ? above : below).append(entryRow(entry));
               }
+              if (stray) list.insertBefore(above, stray);
+              list.append(below);
               if (answer.requests.length) oldestShown = answer.requests[0].index;
               shown = list.children.length;
               olderCount = answer.matches - answer.requests.length;
