@@ -1,6 +1,7 @@
 #if Server
   import Doppel
   import Foundation
+  @_spi(DoppelInternals) import DoppelToolkit
 
   /// What `doppel serve` serves: manifests, fixture directories, cassettes, OpenAPI documents and
   /// GraphQL schemas, loaded into one backend (later inputs take precedence, and a document or a
@@ -236,28 +237,30 @@
     /// a `.json` file whose top level has an `openapi` key (or a `swagger` one, which the document's
     /// reader refuses with the fix). A manifest or a cassette has neither key.
     static func isOpenAPIDocument(_ url: URL) -> Bool {
-      isDocument(url, extensions: ["yaml", "yml"]) { object in object["openapi"] != nil || object["swagger"] != nil }
+      isDocument(url, extensions: ["yaml", "yml"]) { keys, _ in keys.contains("openapi") || keys.contains("swagger") }
     }
 
     /// Whether `url` names a document of a kind: a file with one of `extensions` (lowercase), or a
-    /// `.json` file whose top-level object `holds` what the kind has.
+    /// `.json` file whose top-level object's keys (and those of the object under its `data` key)
+    /// `hold` what the kind has. Only the keys are read, not the values (``TopLevelKeys``): a
+    /// manifest of megabytes is not parsed for it.
     static func isDocument(
-      _ url: URL, extensions: Set<String>, orJSONWhere holds: ([String: Any]) -> Bool
+      _ url: URL, extensions: Set<String>, orJSONWhere hold: (_ keys: Set<String>, _ keysUnderData: Set<String>) -> Bool
     ) -> Bool {
       let fileExtension = url.pathExtension.lowercased()
       if extensions.contains(fileExtension) { return true }
       guard fileExtension == "json", let data = try? WholeFile.read(url),
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let found = TopLevelKeys.read(data, nested: "data")
       else { return false }
-      return holds(object)
+      return hold(found.keys, found.nestedKeys)
     }
 
     /// Whether `url` names a GraphQL schema rather than a manifest: a `.graphql` or `.graphqls`
     /// file, or a `.json` file holding an introspection result (a top-level `__schema`, or one
     /// under `data`). A manifest or a cassette has neither.
     static func isGraphQLSchema(_ url: URL) -> Bool {
-      isDocument(url, extensions: ["graphql", "graphqls"]) { object in
-        object["__schema"] != nil || (object["data"] as? [String: Any])?["__schema"] != nil
+      isDocument(url, extensions: ["graphql", "graphqls"]) { keys, keysUnderData in
+        keys.contains("__schema") || keysUnderData.contains("__schema")
       }
     }
   }
