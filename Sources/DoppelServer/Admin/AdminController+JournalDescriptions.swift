@@ -58,8 +58,9 @@
     /// server's event loop, where its time would hold up the stubs' answers.
     ///
     /// Called when the dashboard reads its list (`GET requests?last=`). One pass at a time; a call
-    /// during a pass waits for it. `then` is called when the pass ends (or at once when there is no
-    /// journal to describe). A pass stops when the server is gone.
+    /// during a pass waits for it. `then` is called when the pass ends. A pass starts only while
+    /// the controller and the backend exist, and once started it runs to its end (at most
+    /// ``requestTextScan`` entries, a few seconds) even if the server stops meanwhile.
     func describeAhead(_ backend: Backend, then: (@Sendable () -> Void)? = nil) {
       let starts = describingAhead.withLock { ahead in
         if let then { ahead.waiting.append(then) }
